@@ -1,0 +1,3 @@
+from plugin_eval.cli import main
+
+main()

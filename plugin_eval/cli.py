@@ -1,0 +1,259 @@
+"""The `plugin-eval` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from plugin_eval import __version__
+from plugin_eval.config import Config, ConfigError, find_config, load_config, matching_codes
+from plugin_eval.engine import DepthUnavailable, check_depth, score_skill
+from plugin_eval.findings import Severity
+from plugin_eval.report import markdown as md_report
+from plugin_eval.report import text as text_report
+from plugin_eval.report.model import BatchReport, Report, build_report, now
+from plugin_eval.rules import SKILL_RULES, lookup
+from plugin_eval.targets import Target, TargetError, resolve
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+app = typer.Typer(
+    name="plugin-eval",
+    help="Lint and score Agent Skills (SKILL.md folders) and Claude Code plugins.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class Depth(StrEnum):
+    quick = "quick"
+    standard = "standard"
+    deep = "deep"
+    thorough = "thorough"
+
+
+class Output(StrEnum):
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+
+
+class FailOn(StrEnum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+    none = "none"
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _usage(message: str) -> typer.Exit:
+    _err().print(f"[bold red]error:[/] {escape(message)}")
+    return typer.Exit(EXIT_USAGE)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"plugin-eval {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Lint and score Agent Skills and Claude Code plugins."""
+
+
+def _split(values: list[str] | None) -> list[str]:
+    return [v.strip() for raw in values or [] for v in raw.split(",") if v.strip()]
+
+
+def _config(paths: list[Path], config_file: Path | None, isolated: bool) -> Config:
+    if isolated:
+        return Config()
+    source = config_file or (find_config(paths[0]) if paths else None)
+    return load_config(source)
+
+
+@app.command()
+def score(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Skill folders, SKILL.md files or plugin folders.")
+    ],
+    depth: Annotated[Depth, typer.Option(help="quick: static layer only.")] = Depth.quick,
+    output: Annotated[Output, typer.Option("--output", "-o", help="Output format.")] = Output.text,
+    threshold: Annotated[
+        float | None, typer.Option(min=0, max=100, help="Exit 1 when a composite is below this.")
+    ] = None,
+    fail_on: Annotated[
+        FailOn | None,
+        typer.Option(help="Exit 1 when a finding has this severity or worse [default: error]."),
+    ] = None,
+    explain: Annotated[
+        bool, typer.Option(help="Show the evidence behind every sub-score.")
+    ] = False,
+    select: Annotated[
+        list[str] | None,
+        typer.Option(help="Only these rules (codes, prefixes or flags; comma-separated)."),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None, typer.Option(help="Skip these rules (codes, prefixes or flags).")
+    ] = None,
+    config_file: Annotated[
+        Path | None, typer.Option("--config", help="Read settings from this TOML file.")
+    ] = None,
+    isolated: Annotated[bool, typer.Option(help="Ignore configuration files.")] = False,
+) -> None:
+    """Score skills and list what to fix."""
+    try:
+        check_depth(depth.value)
+    except DepthUnavailable as err:
+        raise _usage(str(err)) from None
+    try:
+        config = _config(paths, config_file, isolated)
+    except ConfigError as err:
+        raise _usage(str(err)) from None
+    overrides: dict[str, object] = {}
+    for option, values in (("select", select), ("ignore", ignore)):
+        chosen = _split(values)
+        unknown = [s for s in chosen if not matching_codes(s)]
+        if unknown:
+            raise _usage(f"--{option}: '{unknown[0]}' matches no rule (see `plugin-eval rules`)")
+        if chosen:
+            overrides[option] = chosen if option == "select" else [*config.ignore, *chosen]
+    if threshold is not None:
+        overrides["threshold"] = threshold
+    if fail_on is not None:
+        overrides["fail_on"] = fail_on.value
+    config = config.model_copy(update=overrides)
+
+    targets: list[Target] = []
+    stderr = _err()
+    for path in paths:
+        try:
+            found, notes = resolve(path)
+        except TargetError as exc:
+            raise _usage(str(exc)) from None
+        for note in notes:
+            stderr.print(f"[yellow]note:[/] {escape(note)}")
+        targets += found
+    if not targets:
+        raise _usage("nothing to score")
+
+    stamp = now()
+    reports: list[Report] = []
+    crashed = False
+    for target in targets:
+        try:
+            result = score_skill(target.folder, config, target.display, depth.value)
+        except Exception as exc:  # one broken skill never hides the others
+            crashed = True
+            stderr.print(
+                f"[bold red]error:[/] {escape(target.display)}: could not be scored: "
+                f"{escape(type(exc).__name__)}: {escape(str(exc))}"
+            )
+            continue
+        reports.append(build_report(result, stamp))
+
+    out = Console(highlight=False, soft_wrap=False)
+    if output is Output.json:
+        payload = (
+            reports[0]
+            if len(reports) == 1 and len(targets) == 1
+            else BatchReport(generated_at=stamp, reports=reports)
+        )
+        sys.stdout.write(payload.model_dump_json(indent=2) + "\n")
+    elif output is Output.markdown:
+        sys.stdout.write("\n".join(md_report.render(r, explain) for r in reports))
+    else:
+        for report in reports:
+            text_report.render(out, report, explain)
+        text_report.render_summary(out, reports)
+
+    raise typer.Exit(_exit_code(reports, config, crashed))
+
+
+def _exit_code(reports: list[Report], config: Config, crashed: bool) -> int:
+    if crashed:
+        return EXIT_FAIL
+    if config.threshold is not None and any(r.composite.score < config.threshold for r in reports):
+        return EXIT_FAIL
+    if config.fail_on != "none":
+        floor = Severity(config.fail_on).rank
+        if any(Severity(f.severity).rank >= floor for r in reports for f in r.findings):
+            return EXIT_FAIL
+    return EXIT_OK
+
+
+@app.command("rules")
+def list_rules(
+    output: Annotated[Output, typer.Option("--output", "-o")] = Output.text,
+) -> None:
+    """List every rule with its code, flag and severity."""
+    if output is Output.json:
+        rows = [
+            {
+                "code": r.code,
+                "flag": r.flag,
+                "name": r.name,
+                "severity": r.severity.value,
+                "anti_pattern": r.anti_pattern,
+                "subscore": r.subscore,
+                "summary": r.summary,
+            }
+            for r in SKILL_RULES
+        ]
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return
+    if output is Output.markdown:
+        lines = ["| code | flag | severity | counts toward | summary |", "|---|---|---|---|---|"]
+        for r in SKILL_RULES:
+            where = "penalty" if r.anti_pattern else r.subscore
+            lines.append(
+                f"| {r.code} | {r.flag} | {r.severity.value} | {where} | "
+                f"{md_report.cell(r.summary)} |"
+            )
+        sys.stdout.write("\n".join(lines) + "\n")
+        return
+    console = Console(highlight=False)
+    for r in SKILL_RULES:
+        where = "penalty" if r.anti_pattern else r.subscore
+        console.print(f"{r.code}  {r.flag:<28} {r.severity.value:<8} {where}", soft_wrap=True)
+
+
+@app.command("rule")
+def show_rule(
+    code: Annotated[str, typer.Argument(help="A code (PE201), flag or rule name.")],
+) -> None:
+    """Print one rule's documentation."""
+    rule = lookup(code)
+    if rule is None:
+        raise _usage(f"no rule '{code}' (see `plugin-eval rules`)")
+    sys.stdout.write(rule.documentation())
+
+
+@app.command("schema")
+def schema(
+    batch: Annotated[bool, typer.Option(help="The schema of a multi-skill report.")] = False,
+) -> None:
+    """Print the JSON Schema of the report."""
+    model = BatchReport if batch else Report
+    sys.stdout.write(json.dumps(model.model_json_schema(), indent=2) + "\n")
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,115 @@
+"""Configuration: `[tool.plugin-eval]` in pyproject.toml or a `.plugin-eval.toml`."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from plugin_eval.rules import SKILL_RULES
+
+CONFIG_FILES = (".plugin-eval.toml", "pyproject.toml")
+FailOn = Literal["error", "warning", "info", "none"]
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used; the message names the file and the fix."""
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    select: list[str] | None = None
+    ignore: list[str] = Field(default_factory=list)
+    per_path_ignores: dict[str, list[str]] = Field(default_factory=dict, alias="per-path-ignores")
+    threshold: float | None = Field(default=None, ge=0, le=100)
+    fail_on: FailOn = Field(default="error", alias="fail-on")
+    source: str | None = Field(default=None, exclude=True)
+
+    @field_validator("select", "ignore")
+    @classmethod
+    def _known(cls, value: list[str] | None) -> list[str] | None:
+        for selector in value or []:
+            if not matching_codes(selector):
+                raise ValueError(f"'{selector}' matches no rule (see `plugin-eval rules`)")
+        return value
+
+    def enabled(self, code: str, relpath: str) -> bool:
+        """Whether a rule applies to a file, given select, ignore and per-path ignores."""
+        if self.select is not None and not any(code in matching_codes(s) for s in self.select):
+            return False
+        if any(code in matching_codes(s) for s in self.ignore):
+            return False
+        for pattern, selectors in self.per_path_ignores.items():
+            if _path_matches(relpath, pattern) and any(
+                code in matching_codes(s) for s in selectors
+            ):
+                return False
+        return True
+
+    def fingerprint(self) -> str:
+        return self.model_dump_json(by_alias=True)
+
+
+def matching_codes(selector: str) -> frozenset[str]:
+    """Codes a selector names: a code (PE201), a prefix (PE2), a flag or a rule name, or ALL."""
+    key = selector.strip()
+    if key.upper() == "ALL":
+        return frozenset(r.code for r in SKILL_RULES)
+    return frozenset(
+        r.code
+        for r in SKILL_RULES
+        if r.code.startswith(key.upper()) or r.flag == key.upper() or r.name == key.lower()
+    )
+
+
+def _path_matches(relpath: str, pattern: str) -> bool:
+    pattern = pattern.rstrip("/")
+    return (
+        fnmatch.fnmatch(relpath, pattern)
+        or fnmatch.fnmatch(relpath, pattern + "/*")
+        or relpath.startswith(pattern + "/")
+    )
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest config file at or above ``start`` that has plugin-eval settings."""
+    here = start.resolve()
+    if here.is_file():
+        here = here.parent
+    for folder in (here, *here.parents):
+        for name in CONFIG_FILES:
+            candidate = folder / name
+            if candidate.is_file() and (name != "pyproject.toml" or _has_section(candidate)):
+                return candidate
+    return None
+
+
+def _has_section(pyproject: Path) -> bool:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return "plugin-eval" in data.get("tool", {})
+
+
+def load_config(path: Path | None) -> Config:
+    if path is None:
+        return Config()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: invalid TOML: {err}") from err
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read: {err}") from err
+    section = data.get("tool", {}).get("plugin-eval", {}) if path.name == "pyproject.toml" else data
+    try:
+        config = Config.model_validate(section)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise ConfigError(f"{path}: '{where}': {first['msg']}") from err
+    return config.model_copy(update={"source": str(path)})

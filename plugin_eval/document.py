@@ -1,0 +1,556 @@
+"""Parse a skill folder once into an immutable document that rules and scores read."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path, PurePosixPath
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+SKILL_FILE = "SKILL.md"
+# Folders the specification names; anything else in a skill folder is still listed.
+RESOURCE_DIRS = ("references", "assets", "scripts")
+MAX_SKILL_BYTES = 4 * 1024 * 1024
+MAX_LISTED_FILES = 5000
+
+# Emphasis and entities change no structure a rule reads; leaving them out saves ~15 %.
+_MD = MarkdownIt("commonmark").enable("table").disable(["emphasis", "entity"])
+_FENCE_LINE = YAMLHandler.FM_BOUNDARY
+_YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class Problem(Enum):
+    """What can be wrong with a SKILL.md before any rule looks at it."""
+
+    NOT_TEXT = "not-text"
+    NOT_UTF8 = "not-utf8"
+    EMPTY_FILE = "empty-file"
+    NO_FRONTMATTER = "no-frontmatter"
+    COLLAPSED_FRONTMATTER = "collapsed-frontmatter"
+    UNCLOSED_FRONTMATTER = "unclosed-frontmatter"
+    INVALID_YAML = "invalid-yaml"
+    NOT_A_MAPPING = "not-a-mapping"
+    DUPLICATE_KEY = "duplicate-key"
+    TOO_LARGE = "too-large"
+
+
+@dataclass(frozen=True)
+class ParseProblem:
+    kind: Problem
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    """Where a frontmatter key sits in the file (1-based line and column)."""
+
+    line: int
+    column: int
+    value_line: int
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    language: str
+    content: str
+    line: int
+    end_line: int
+    fenced: bool
+    closed: bool
+
+
+@dataclass(frozen=True)
+class Link:
+    target: str
+    text: str
+    line: int
+    column: int
+    image: bool
+
+
+@dataclass(frozen=True)
+class Prose:
+    """Text of one paragraph, list item, table cell or heading, outside any code."""
+
+    text: str
+    line: int
+    block: str
+
+
+@dataclass(frozen=True)
+class Section:
+    heading: Heading
+    end_line: int
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Files inside the skill folder, as POSIX paths relative to it; links never followed."""
+
+    files: tuple[str, ...]
+    symlinks: tuple[str, ...]
+    truncated: bool = False
+
+    def has_dir(self, name: str) -> bool:
+        prefix = name.rstrip("/") + "/"
+        return any(f.startswith(prefix) for f in self.files)
+
+    def under(self, name: str) -> tuple[str, ...]:
+        prefix = name.rstrip("/") + "/"
+        return tuple(f for f in self.files if f.startswith(prefix))
+
+
+@dataclass(frozen=True)
+class SkillDocument:
+    folder: Path
+    raw: bytes
+    text: str
+    lines: tuple[str, ...]
+    frontmatter: Mapping[str, Any]
+    fields: Mapping[str, FieldInfo]
+    frontmatter_ok: bool
+    body_start: int
+    tokens: tuple[Token, ...]
+    headings: tuple[Heading, ...]
+    code_blocks: tuple[CodeBlock, ...]
+    links: tuple[Link, ...]
+    prose: tuple[Prose, ...]
+    comments: tuple[Prose, ...]
+    inline_code: tuple[Prose, ...]
+    tables: int
+    list_items: int
+    blockquotes: int
+    listing: Listing
+    problems: tuple[ParseProblem, ...] = field(default=())
+
+    @property
+    def name(self) -> str:
+        value = self.frontmatter.get("name")
+        return value if isinstance(value, str) and value.strip() else self.folder.name
+
+    @property
+    def description(self) -> str | None:
+        value = self.frontmatter.get("description")
+        return value if isinstance(value, str) else None
+
+    @property
+    def body_lines(self) -> int:
+        return max(0, len(self.lines) - self.body_start + 1)
+
+    @property
+    def body_text(self) -> str:
+        return "\n".join(self.lines[self.body_start - 1 :])
+
+    def sections(self) -> tuple[Section, ...]:
+        """Each heading with the last line its section covers."""
+        out = []
+        last = len(self.lines)
+        for i, h in enumerate(self.headings):
+            end = last
+            for later in self.headings[i + 1 :]:
+                if later.level <= h.level:
+                    end = later.line - 1
+                    break
+            out.append(Section(h, end))
+        return tuple(out)
+
+    def line_text(self, line: int) -> str:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+
+
+def find_skill_file(folder: Path) -> Path | None:
+    candidate = folder / SKILL_FILE
+    return candidate if candidate.is_file() else None
+
+
+def parse_skill(folder: Path) -> SkillDocument:
+    """Read ``folder/SKILL.md`` and its listing; never raises on bad content."""
+    skill_file = folder / SKILL_FILE
+    problems: list[ParseProblem] = []
+    if skill_file.is_symlink() and not _inside(skill_file.resolve(), folder.resolve()):
+        raw = b""
+        problems.append(
+            ParseProblem(Problem.NOT_TEXT, "SKILL.md is a symlink that leaves the skill folder")
+        )
+    else:
+        try:
+            raw = _read_capped(skill_file, problems)
+        except OSError as err:
+            raw = b""
+            problems.append(
+                ParseProblem(Problem.NOT_TEXT, f"SKILL.md cannot be read: {err.strerror or err}")
+            )
+    return parse_text(folder, raw, problems)
+
+
+def parse_text(
+    folder: Path, raw: bytes, problems: list[ParseProblem] | None = None
+) -> SkillDocument:
+    problems = list(problems or [])
+    text = _decode(raw, problems)
+    lines = tuple(text.split("\n"))
+    if text.endswith("\n"):
+        lines = lines[:-1]
+    meta: dict[str, Any] = {}
+    fields: dict[str, FieldInfo] = {}
+    body_start = 1
+    frontmatter_ok = False
+    if text.strip():
+        body_start, frontmatter_ok = _frontmatter(lines, meta, fields, problems)
+    elif not any(p.kind is Problem.NOT_TEXT for p in problems):
+        problems.append(ParseProblem(Problem.EMPTY_FILE, "SKILL.md is empty", 1, 1))
+    body = "\n".join(lines[body_start - 1 :])
+    tokens = tuple(_MD.parse(body)) if body.strip() else ()
+    walk = _Walk(lines, body_start - 1)
+    walk.run(tokens)
+    return SkillDocument(
+        folder=folder,
+        raw=raw,
+        text=text,
+        lines=lines,
+        frontmatter=MappingProxyType(meta),
+        fields=MappingProxyType(fields),
+        frontmatter_ok=frontmatter_ok,
+        body_start=body_start,
+        tokens=tokens,
+        headings=tuple(walk.headings),
+        code_blocks=tuple(walk.code_blocks),
+        links=tuple(walk.links),
+        prose=tuple(walk.prose),
+        comments=tuple(walk.comments),
+        inline_code=tuple(walk.inline_code),
+        tables=walk.tables,
+        list_items=walk.list_items,
+        blockquotes=walk.blockquotes,
+        listing=list_folder(folder),
+        problems=tuple(problems),
+    )
+
+
+def _read_capped(path: Path, problems: list[ParseProblem]) -> bytes:
+    with path.open("rb") as fh:
+        raw = fh.read(MAX_SKILL_BYTES + 1)
+    if len(raw) > MAX_SKILL_BYTES:
+        problems.append(
+            ParseProblem(
+                Problem.TOO_LARGE,
+                f"SKILL.md is over {MAX_SKILL_BYTES // (1024 * 1024)} MiB; only the start was read",
+            )
+        )
+        raw = raw[:MAX_SKILL_BYTES]
+    return raw
+
+
+def _decode(raw: bytes, problems: list[ParseProblem]) -> str:
+    if b"\x00" in raw[:8192]:
+        problems.append(
+            ParseProblem(Problem.NOT_TEXT, "SKILL.md is not a text file (it contains NUL bytes)")
+        )
+        return ""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        problems.append(
+            ParseProblem(
+                Problem.NOT_UTF8,
+                f"SKILL.md is not valid UTF-8 (byte 0x{raw[err.start]:02x})",
+                line,
+                column,
+            )
+        )
+        text = raw.decode("utf-8-sig", errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _frontmatter(
+    lines: tuple[str, ...],
+    meta: dict[str, Any],
+    fields: dict[str, FieldInfo],
+    problems: list[ParseProblem],
+) -> tuple[int, bool]:
+    """Fill ``meta`` and ``fields``; return the body's first line and whether YAML was read."""
+    first = lines[0]
+    if not _FENCE_LINE.fullmatch(first):
+        if first.startswith("---"):
+            problems.append(
+                ParseProblem(
+                    Problem.COLLAPSED_FRONTMATTER,
+                    "line 1 starts with '---' but has text after it: the frontmatter "
+                    "seems collapsed onto one line",
+                    1,
+                    4,
+                )
+            )
+        else:
+            problems.append(
+                ParseProblem(
+                    Problem.NO_FRONTMATTER, "SKILL.md does not start with '---' frontmatter", 1, 1
+                )
+            )
+        return 1, False
+    close = next(
+        (i for i in range(1, len(lines)) if _FENCE_LINE.fullmatch(lines[i])),
+        None,
+    )
+    if close is None:
+        problems.append(
+            ParseProblem(
+                Problem.UNCLOSED_FRONTMATTER,
+                "frontmatter opened on line 1 is never closed with '---'",
+                1,
+                1,
+            )
+        )
+        return len(lines) + 1, False
+    source = "\n".join(lines[1:close])
+    ok = _load_yaml(source, meta, fields, problems)
+    return close + 2, ok
+
+
+def _load_yaml(
+    source: str,
+    meta: dict[str, Any],
+    fields: dict[str, FieldInfo],
+    problems: list[ParseProblem],
+) -> bool:
+    loader = _YAML_LOADER(source)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return True
+        if not isinstance(node, yaml.MappingNode):
+            problems.append(
+                ParseProblem(
+                    Problem.NOT_A_MAPPING,
+                    f"frontmatter is a YAML {_node_kind(node)}, not a mapping of fields",
+                    node.start_mark.line + 2,
+                    node.start_mark.column + 1,
+                )
+            )
+            return False
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            value = loader.construct_object(value_node, deep=True)
+            key_text = str(key)
+            if key_text in fields:
+                problems.append(
+                    ParseProblem(
+                        Problem.DUPLICATE_KEY,
+                        f"frontmatter key '{key_text}' is given twice; YAML keeps the last",
+                        key_node.start_mark.line + 2,
+                        key_node.start_mark.column + 1,
+                    )
+                )
+            meta[key_text] = value
+            fields[key_text] = FieldInfo(
+                line=key_node.start_mark.line + 2,
+                column=key_node.start_mark.column + 1,
+                value_line=value_node.start_mark.line + 2,
+            )
+    except yaml.MarkedYAMLError as err:
+        meta.clear()
+        fields.clear()
+        mark = err.problem_mark or err.context_mark
+        reason = err.problem or err.context or "invalid YAML"
+        problems.append(
+            ParseProblem(
+                Problem.INVALID_YAML,
+                f"frontmatter is not valid YAML: {reason}",
+                mark.line + 2 if mark else None,
+                mark.column + 1 if mark else None,
+            )
+        )
+        return False
+    except (yaml.YAMLError, TypeError, ValueError, RecursionError) as err:
+        meta.clear()
+        fields.clear()
+        problems.append(
+            ParseProblem(Problem.INVALID_YAML, f"frontmatter is not valid YAML: {err}", 2, 1)
+        )
+        return False
+    finally:
+        loader.dispose()
+    return True
+
+
+def _node_kind(node: yaml.Node) -> str:
+    if isinstance(node, yaml.SequenceNode):
+        return "list"
+    return "scalar"
+
+
+class _Walk:
+    """One pass over the token stream collecting what rules and scores read."""
+
+    def __init__(self, lines: tuple[str, ...], offset: int) -> None:
+        self.lines = lines
+        self.offset = offset
+        self.headings: list[Heading] = []
+        self.code_blocks: list[CodeBlock] = []
+        self.links: list[Link] = []
+        self.prose: list[Prose] = []
+        self.comments: list[Prose] = []
+        self.inline_code: list[Prose] = []
+        self.tables = 0
+        self.list_items = 0
+        self.blockquotes = 0
+
+    def run(self, tokens: tuple[Token, ...]) -> None:
+        heading_level = 0
+        in_table = in_list = in_quote = 0
+        last_line = self.offset + 1
+        for tok in tokens:
+            if tok.map is not None:
+                last_line = self.offset + tok.map[0] + 1
+            kind = tok.type
+            if kind == "heading_open":
+                heading_level = int(tok.tag[1:])
+            elif kind == "heading_close":
+                heading_level = 0
+            elif kind == "table_open":
+                self.tables += 1
+                in_table += 1
+            elif kind == "table_close":
+                in_table -= 1
+            elif kind == "list_item_open":
+                self.list_items += 1
+                in_list += 1
+            elif kind == "list_item_close":
+                in_list -= 1
+            elif kind == "blockquote_open":
+                self.blockquotes += 1
+                in_quote += 1
+            elif kind == "blockquote_close":
+                in_quote -= 1
+            elif kind in ("fence", "code_block"):
+                self._code(tok)
+            elif kind == "html_block":
+                self.comments.append(Prose(tok.content, last_line, "html"))
+            elif kind == "inline":
+                block = (
+                    "heading"
+                    if heading_level
+                    else "table"
+                    if in_table
+                    else "list"
+                    if in_list
+                    else "quote"
+                    if in_quote
+                    else "paragraph"
+                )
+                text = self._inline(tok, last_line, block)
+                if heading_level:
+                    self.headings.append(Heading(heading_level, text.strip(), last_line))
+
+    def _code(self, tok: Token) -> None:
+        assert tok.map is not None
+        start = self.offset + tok.map[0] + 1
+        end = self.offset + tok.map[1]
+        fenced = tok.type == "fence"
+        closed = True
+        if fenced:
+            closing = self.lines[end - 1].strip() if end - 1 < len(self.lines) else ""
+            marker = tok.markup
+            closed = end > start and closing.startswith(marker) and set(closing) <= {marker[0]}
+        language = tok.info.strip().split()[0].lower() if tok.info.strip() else ""
+        self.code_blocks.append(CodeBlock(language, tok.content, start, end, fenced, closed))
+
+    def _inline(self, tok: Token, line: int, block: str) -> str:
+        """Collect links and prose from one inline token; return its visible text."""
+        parts: list[str] = []
+        start_line = line
+        for child in tok.children or ():
+            kind = child.type
+            if kind in ("softbreak", "hardbreak"):
+                parts.append("\n")
+                line += 1
+            elif kind == "text":
+                parts.append(child.content)
+            elif kind == "code_inline":
+                parts.append(" ")
+                self.inline_code.append(Prose(child.content, line, block))
+            elif kind == "html_inline":
+                self.comments.append(Prose(child.content, line, "html"))
+            elif kind in ("link_open", "image"):
+                attr = "href" if kind == "link_open" else "src"
+                target = str(child.attrs.get(attr, ""))
+                column = self._column(line, target)
+                text = child.content if kind == "image" else ""
+                self.links.append(Link(target, text, line, column, kind == "image"))
+                if kind == "image":
+                    parts.append(child.content)
+        text = "".join(parts)
+        self.prose.append(Prose(text, start_line, block))
+        return text
+
+    def _column(self, line: int, target: str) -> int:
+        source = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        at = source.find("(" + target) if target else -1
+        if at < 0:
+            at = source.find(target) - 1 if target and target in source else -1
+        if at < 0:
+            return 1
+        bracket = source.rfind("[", 0, at)
+        return (bracket if bracket >= 0 else at) + 1
+
+
+def list_folder(folder: Path) -> Listing:
+    """List files under the skill folder without following symlinks out of it."""
+    files: list[str] = []
+    links: list[str] = []
+    truncated = False
+    root = str(folder)
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        rel_dir = os.path.relpath(dirpath, root)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "node_modules")
+        for name in sorted(filenames) + [
+            d for d in dirnames if os.path.islink(os.path.join(dirpath, d))
+        ]:
+            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+            rel = PurePosixPath(*Path(rel).parts).as_posix()
+            if os.path.islink(os.path.join(dirpath, name)):
+                links.append(rel)
+                continue
+            files.append(rel)
+            if len(files) >= MAX_LISTED_FILES:
+                truncated = True
+                break
+        if truncated:
+            break
+    return Listing(tuple(sorted(files)), tuple(sorted(set(links))), truncated)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+URL_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:|^//|^www\.")
+
+
+def is_external(target: str) -> bool:
+    """True for URLs, mail links and other schemes: never resolved as files."""
+    return bool(URL_RE.match(target))

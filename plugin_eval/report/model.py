@@ -1,0 +1,196 @@
+"""The report schema (pydantic): what `--output json` writes and `plugin-eval schema` prints."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from plugin_eval import __version__
+from plugin_eval.engine import SkillResult
+from plugin_eval.rules import BY_CODE
+from plugin_eval.scoring import composite as comp
+
+SCHEMA_VERSION = "1"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Evidence(_Model):
+    label: str = Field(description="What was observed, in words.")
+    points: float = Field(description="What it adds to (or takes from) the sub-score.")
+    line: int | None = Field(default=None, description="Line of SKILL.md it comes from, 1-based.")
+
+
+class SubScore(_Model):
+    score: float = Field(ge=0, le=1)
+    feeds: str | None = Field(description="The composite dimension this sub-score feeds.")
+    evidence: list[Evidence]
+
+
+class FindingOut(_Model):
+    code: str
+    flag: str
+    severity: str
+    message: str
+    fix: str
+    path: str
+    line: int | None
+    column: int | None
+    anti_pattern: bool
+
+
+class Layer(_Model):
+    layer: str
+    score: float = Field(description="Weighted sub-scores × anti-pattern penalty, 0–1.")
+    sub_scores: dict[str, SubScore]
+    anti_patterns: list[FindingOut] = Field(
+        description="Findings that count toward the penalty (the six anti-patterns of seed 002)."
+    )
+
+
+class Dimension(_Model):
+    name: str
+    weight: float
+    measured: bool
+    score: float | None = Field(description="0–1; null when no layer measured it (never 0).")
+    grade: str | None
+    label: str | None = Field(
+        description="Rubric label: Excellent, Good, Acceptable, Poor, Failing."
+    )
+    layer_scores: dict[str, float]
+
+
+class Composite(_Model):
+    score: float = Field(description="Σ w·s / Σ w over measured dimensions × 100 × penalty.")
+    raw_score: float = Field(
+        description="The weighted mean of measured dimensions, before penalty."
+    )
+    penalty: float
+    anti_pattern_count: int
+    ci_lower: float | None = Field(description="Lower bound where a layer produced an interval.")
+    ci_upper: float | None
+    badge: str
+    grade: str
+    confidence_label: str
+    dimensions: list[Dimension]
+    weak_dimensions: list[str] = Field(description="Measured dimensions below 50 (Poor, Failing).")
+    strong_dimensions: list[str] = Field(description="Measured dimensions at 90 or more.")
+
+
+class Counts(_Model):
+    error: int
+    warning: int
+    info: int
+    suppressed: int
+
+
+class Report(_Model):
+    schema_version: str = SCHEMA_VERSION
+    tool: str = "plugin-eval"
+    version: str = __version__
+    generated_at: str = Field(description="The only field that changes between identical runs.")
+    kind: str = "skill"
+    path: str
+    name: str
+    depth: str
+    layers: list[Layer]
+    composite: Composite
+    findings: list[FindingOut]
+    counts: Counts
+    elo: None = None
+
+
+class BatchReport(_Model):
+    schema_version: str = SCHEMA_VERSION
+    tool: str = "plugin-eval"
+    version: str = __version__
+    generated_at: str
+    reports: list[Report]
+
+
+def now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def finding_out(f: object) -> FindingOut:
+    from plugin_eval.findings import Finding
+
+    assert isinstance(f, Finding)
+    return FindingOut(
+        code=f.code,
+        flag=f.flag,
+        severity=f.severity.value,
+        message=f.message,
+        fix=f.fix,
+        path=f.path,
+        line=f.line,
+        column=f.column,
+        anti_pattern=BY_CODE[f.code].anti_pattern,
+    )
+
+
+def build_report(result: SkillResult, generated_at: str) -> Report:
+    c = result.composite
+    dims = [
+        Dimension(
+            name=d.name,
+            weight=d.weight,
+            measured=d.measured,
+            score=d.score,
+            grade=comp.grade(d.score * 100) if d.score is not None else None,
+            label=comp.label(d.score * 100) if d.score is not None else None,
+            layer_scores=dict(d.layer_scores),
+        )
+        for d in c.dimensions
+    ]
+    measured = sorted(
+        (d for d in dims if d.score is not None), key=lambda d: (d.score or 0, d.name)
+    )
+    weak = [d.name for d in measured if (d.score or 0) * 100 < comp.WEAK_BELOW]
+    strong = [d.name for d in reversed(measured) if (d.score or 0) * 100 >= comp.STRONG_FROM]
+    subs = {
+        name: SubScore(
+            score=s.score,
+            feeds=comp.STATIC_FEEDS[name],
+            evidence=[
+                Evidence(label=e.label, points=round(e.points, 4), line=e.line) for e in s.evidence
+            ],
+        )
+        for name, s in result.subscores.items()
+    }
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for f in result.findings:
+        counts[f.severity.value] += 1
+    return Report(
+        generated_at=generated_at,
+        path=result.path,
+        name=result.name,
+        depth=result.depth,
+        layers=[
+            Layer(
+                layer="static",
+                score=result.static_score,
+                sub_scores=subs,
+                anti_patterns=[finding_out(f) for f in result.anti_patterns],
+            )
+        ],
+        composite=Composite(
+            score=c.score,
+            raw_score=c.raw,
+            penalty=c.penalty,
+            anti_pattern_count=c.anti_pattern_count,
+            ci_lower=None,
+            ci_upper=None,
+            badge=c.badge,
+            grade=c.grade,
+            confidence_label=comp.CONFIDENCE[result.depth],
+            dimensions=dims,
+            weak_dimensions=weak,
+            strong_dimensions=strong,
+        ),
+        findings=[finding_out(f) for f in result.findings],
+        counts=Counts(suppressed=result.suppressed, **counts),
+    )

@@ -1,0 +1,94 @@
+"""The rule registry: adding a rule is one module and one line here."""
+
+from __future__ import annotations
+
+from plugin_eval.rules import (
+    pe001_no_frontmatter,
+    pe002_unclosed_frontmatter,
+    pe003_invalid_yaml,
+    pe004_not_mapping,
+    pe005_unreadable,
+    pe006_empty_file,
+    pe007_duplicate_key,
+    pe101_empty_description,
+    pe102_missing_trigger,
+    pe103_missing_name,
+    pe104_invalid_name,
+    pe105_name_folder_mismatch,
+    pe106_description_too_long,
+    pe107_angle_brackets,
+    pe108_unknown_field,
+    pe109_field_type,
+    pe110_compatibility_too_long,
+    pe111_listing_cap,
+    pe112_reserved_word,
+    pe113_third_person,
+    pe201_orphan_reference,
+    pe202_dead_cross_ref,
+    pe203_link_outside,
+    pe204_unlinked_reference,
+    pe205_deep_reference,
+    pe301_bloated_skill,
+    pe302_over_constrained,
+    pe303_body_too_long,
+    pe304_unclosed_fence,
+    pe305_empty_body,
+    pe401_codex_size,
+    pe402_claude_tool_names,
+    pe403_tool_prose,
+    pe404_windows_path,
+)
+from plugin_eval.rules.base import Rule
+
+SKILL_RULES: tuple[Rule, ...] = tuple(
+    module.RULE
+    for module in (
+        pe001_no_frontmatter,
+        pe002_unclosed_frontmatter,
+        pe003_invalid_yaml,
+        pe004_not_mapping,
+        pe005_unreadable,
+        pe006_empty_file,
+        pe007_duplicate_key,
+        pe101_empty_description,
+        pe102_missing_trigger,
+        pe103_missing_name,
+        pe104_invalid_name,
+        pe105_name_folder_mismatch,
+        pe106_description_too_long,
+        pe107_angle_brackets,
+        pe108_unknown_field,
+        pe109_field_type,
+        pe110_compatibility_too_long,
+        pe111_listing_cap,
+        pe112_reserved_word,
+        pe113_third_person,
+        pe201_orphan_reference,
+        pe202_dead_cross_ref,
+        pe203_link_outside,
+        pe204_unlinked_reference,
+        pe205_deep_reference,
+        pe301_bloated_skill,
+        pe302_over_constrained,
+        pe303_body_too_long,
+        pe304_unclosed_fence,
+        pe305_empty_body,
+        pe401_codex_size,
+        pe402_claude_tool_names,
+        pe403_tool_prose,
+        pe404_windows_path,
+    )
+)
+BY_CODE: dict[str, Rule] = {rule.code: rule for rule in SKILL_RULES}
+BY_FLAG: dict[str, Rule] = {rule.flag: rule for rule in SKILL_RULES}
+ANTI_PATTERNS: frozenset[str] = frozenset(r.flag for r in SKILL_RULES if r.anti_pattern)
+
+
+def lookup(code_or_name: str) -> Rule | None:
+    """A rule by code (PE201), flag (ORPHAN_REFERENCE) or name (orphan-reference)."""
+    key = code_or_name.strip()
+    return (
+        BY_CODE.get(key.upper())
+        or BY_FLAG.get(key.upper())
+        or next((r for r in SKILL_RULES if r.name == key.lower()), None)
+    )

@@ -1,0 +1,132 @@
+"""What every rule module declares: its code, flag, severity, documentation and examples."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from plugin_eval.findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from plugin_eval.analysis import Facts
+    from plugin_eval.document import SkillDocument
+
+SUBSCORES = (
+    "frontmatter_quality",
+    "orchestration_wiring",
+    "progressive_disclosure",
+    "structural_completeness",
+    "token_efficiency",
+    "ecosystem_coherence",
+    "harness_portability",
+)
+
+
+@dataclass(frozen=True)
+class Example:
+    """A small skill folder: file paths (relative) to contents; ``SKILL.md`` is required."""
+
+    files: Mapping[str, str | bytes]
+    folder: str = "example-skill"
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    flag: str
+    name: str
+    severity: Severity
+    summary: str
+    why: str
+    fix: str
+    bad: Example
+    good: Example
+    anti_pattern: bool = False
+    subscore: str | None = None
+    source: str = ""
+    check: Callable[[SkillDocument, Facts], Iterator[Finding]] = field(
+        default=lambda doc, facts: iter(()), compare=False, repr=False
+    )
+
+    def __post_init__(self) -> None:
+        if self.anti_pattern == (self.subscore is not None):
+            raise ValueError(f"{self.code}: an anti-pattern has no sub-score, every other rule one")
+        if self.subscore is not None and self.subscore not in SUBSCORES:
+            raise ValueError(f"{self.code}: unknown sub-score {self.subscore}")
+
+    def finding(
+        self,
+        doc: SkillDocument,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        fix: str | None = None,
+        path: str = "SKILL.md",
+    ) -> Finding:
+        return Finding(
+            path=path,
+            line=line,
+            column=column,
+            code=self.code,
+            flag=self.flag,
+            severity=self.severity,
+            message=message,
+            fix=fix or self.fix,
+        )
+
+    def documentation(self) -> str:
+        """The rule's page, as `plugin-eval rule CODE` prints it (Markdown)."""
+        counted = (
+            "Counts toward the anti-pattern penalty."
+            if self.anti_pattern
+            else f"Lowers the `{self.subscore}` sub-score."
+        )
+        parts = [
+            f"# {self.code} {self.name} ({self.flag})",
+            "",
+            f"Severity: {self.severity.value}. {counted}",
+            "",
+            "## What it checks",
+            "",
+            self.summary,
+            "",
+            "## Why it matters",
+            "",
+            self.why,
+            "",
+            "## Failing example",
+            "",
+            *_example(self.bad),
+            "## Passing example",
+            "",
+            *_example(self.good),
+            "## Fix",
+            "",
+            self.fix,
+        ]
+        if self.source:
+            parts += ["", f"Source: {self.source}"]
+        return "\n".join(parts) + "\n"
+
+
+def _example(example: Example) -> list[str]:
+    out: list[str] = []
+    for path, content in example.files.items():
+        if isinstance(content, bytes):
+            out += [f"`{example.folder}/{path}` (bytes): `{content!r}`", ""]
+            continue
+        out += [f"`{example.folder}/{path}`:", "", "````markdown", content.rstrip("\n"), "````", ""]
+    return out
+
+
+def field_location(doc: SkillDocument, key: str) -> tuple[int, int]:
+    """Line and column of a frontmatter key, or of the opening fence when the key is absent."""
+    info = doc.fields.get(key)
+    return (info.line, info.column) if info else (1, 1)
+
+
+GOOD_SKILL = (
+    "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, "
+    "cleaning column names, or merging CSV files.\n---\n\n# Example skill\n\nSteps.\n"
+)

@@ -1,0 +1,41 @@
+"""PE002: the frontmatter block must be closed with `---`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import Problem, SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import Example, Rule
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    for problem in doc.problems:
+        if problem.kind is Problem.UNCLOSED_FRONTMATTER:
+            yield RULE.finding(doc, problem.message, problem.line, problem.column)
+
+
+RULE = Rule(
+    code="PE002",
+    flag="FRONTMATTER_UNCLOSED",
+    name="unclosed-frontmatter",
+    severity=Severity.ERROR,
+    subscore="frontmatter_quality",
+    summary="The `---` that opens the frontmatter on line 1 has a matching `---` line after the "
+    "last field.",
+    why="An unclosed block swallows the whole file as YAML: the skill fails to load or loads with "
+    "no body.",
+    fix="Add a line holding only '---' after the last frontmatter field.",
+    bad=Example(
+        {"SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports.\n\n# Body\n"}
+    ),
+    good=Example(
+        {
+            "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports. Use when "
+            "exporting tables, cleaning column names, or merging CSV files.\n---\n\n# Body\n"
+        }
+    ),
+    source="skills-ref validator",
+    check=check,
+)

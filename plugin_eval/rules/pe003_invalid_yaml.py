@@ -1,0 +1,45 @@
+"""PE003: the frontmatter must be valid YAML."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import Problem, SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import Example, Rule
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    for problem in doc.problems:
+        if problem.kind is Problem.INVALID_YAML:
+            yield RULE.finding(doc, problem.message, problem.line, problem.column)
+
+
+RULE = Rule(
+    code="PE003",
+    flag="INVALID_YAML",
+    name="invalid-yaml",
+    severity=Severity.ERROR,
+    subscore="frontmatter_quality",
+    summary="The text between the `---` lines parses as YAML (safe loader). The finding gives "
+    "YAML's own line and column, as lines of SKILL.md.",
+    why="Harnesses skip a skill whose YAML cannot be parsed, silently: it vanishes from the "
+    "listing. A colon inside an unquoted description is the usual cause.",
+    fix='Quote the value (description: "...") or use a block scalar (description: >-) and '
+    "re-check indentation at the reported line.",
+    bad=Example(
+        {
+            "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV: use when exporting: "
+            "tables\n---\n\n# Body\n"
+        }
+    ),
+    good=Example(
+        {
+            "SKILL.md": '---\nname: example-skill\ndescription: "Formats CSV reports. Use when '
+            'exporting tables, cleaning column names, or merging CSV files."\n---\n\n# Body\n'
+        }
+    ),
+    source="skills-ref validator; Agent Skills client guidance",
+    check=check,
+)

@@ -1,0 +1,43 @@
+"""PE007: a frontmatter key must appear once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import Problem, SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import Example, Rule
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    for problem in doc.problems:
+        if problem.kind is Problem.DUPLICATE_KEY:
+            yield RULE.finding(doc, problem.message, problem.line, problem.column)
+
+
+RULE = Rule(
+    code="PE007",
+    flag="DUPLICATE_KEY",
+    name="duplicate-key",
+    severity=Severity.WARNING,
+    subscore="frontmatter_quality",
+    summary="No frontmatter key is written twice.",
+    why="YAML loaders keep only the last value, so the first one (often the description you "
+    "meant) is silently dropped; some strict loaders refuse the file.",
+    fix="Delete one of the two lines, keeping the value you want.",
+    bad=Example(
+        {
+            "SKILL.md": "---\nname: example-skill\ndescription: Old text.\ndescription: Formats "
+            "CSV reports. Use when exporting tables, cleaning column names, or merging CSV "
+            "files.\n---\n\n# Body\n"
+        }
+    ),
+    good=Example(
+        {
+            "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports. Use when "
+            "exporting tables, cleaning column names, or merging CSV files.\n---\n\n# Body\n"
+        }
+    ),
+    check=check,
+)

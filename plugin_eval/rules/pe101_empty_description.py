@@ -1,0 +1,61 @@
+"""PE101 EMPTY_DESCRIPTION: the description must say something (20 characters or more)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.triggering import display_width
+
+MIN_CHARS = 20
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    if not doc.text.strip() or any(p.kind.name == "NOT_TEXT" for p in doc.problems):
+        return
+    line, column = field_location(doc, "description")
+    value = doc.frontmatter.get("description")
+    if not doc.frontmatter_ok:
+        yield RULE.finding(
+            doc,
+            "no description could be read: the frontmatter is missing or invalid (see the "
+            "frontmatter error), so harnesses skip this skill",
+            line,
+            column,
+        )
+    elif value is None:
+        what = "is empty" if "description" in doc.fields else "is missing"
+        yield RULE.finding(doc, f"'description' {what}", line, column)
+    elif not isinstance(value, str):
+        return  # PE109 reports the wrong type
+    elif display_width(value.strip()) < MIN_CHARS:
+        shown = value.strip()
+        yield RULE.finding(
+            doc,
+            f"description is {len(shown)} characters ('{shown}'); "
+            f"it needs at least {MIN_CHARS} to route on",
+            line,
+            column,
+        )
+
+
+RULE = Rule(
+    code="PE101",
+    flag="EMPTY_DESCRIPTION",
+    name="empty-description",
+    severity=Severity.ERROR,
+    anti_pattern=True,
+    summary="The frontmatter has a `description` of at least 20 characters (wide characters "
+    "count twice).",
+    why="The description is the only text a router sees before it picks a skill. Harnesses skip "
+    "a skill whose description is missing; a few words give no routing signal.",
+    fix="Write one sentence on what the skill does, then 'Use when …' with the situations it is "
+    "for.",
+    bad=Example({"SKILL.md": "---\nname: example-skill\ndescription: CSV stuff\n---\n\n# Body\n"}),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="PluginEval anti-patterns; Agent Skills specification",
+    check=check,
+)

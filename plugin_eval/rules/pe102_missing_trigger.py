@@ -1,0 +1,52 @@
+"""PE102 MISSING_TRIGGER: the description must say when to use the skill."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.triggering import display_width
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    description = doc.description
+    if facts.exempt or description is None or display_width(description.strip()) < 20:
+        return  # exempt skills do not trigger from text; PE101 covers a missing description
+    if facts.trigger.has_trigger:
+        return
+    line, column = field_location(doc, "description")
+    yield RULE.finding(
+        doc,
+        "description never says when to use the skill (no 'Use when …', 'Use for …', "
+        "'Triggers on …' or when_to_use)",
+        line,
+        column,
+    )
+
+
+RULE = Rule(
+    code="PE102",
+    flag="MISSING_TRIGGER",
+    name="missing-trigger",
+    severity=Severity.WARNING,
+    anti_pattern=True,
+    summary="The description (or a `when_to_use` field) states when to use the skill. Accepted: "
+    "'Use when/for/to …', 'Use this skill only when …', 'This skill should be used when …', "
+    "'Invoke/Activate when …', 'Triggers on …', and the same in other languages (用于…, 当…时使用, "
+    "Úsalo cuando …). Skills with `disable-model-invocation: true` or `paths:` are exempt.",
+    why="Routers pick skills by matching the request against the situations a description "
+    "names. A description that only names its topic is picked late, or never.",
+    fix="Append 'Use when …' followed by three or more concrete situations, separated by commas.",
+    bad=Example(
+        {
+            "SKILL.md": "---\nname: example-skill\ndescription: A toolkit for CSV reports, "
+            "column names and merges.\n---\n\n# Body\n"
+        }
+    ),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="PluginEval anti-patterns; Claude Code skill docs",
+    check=check,
+)

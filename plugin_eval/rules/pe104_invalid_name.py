@@ -1,0 +1,73 @@
+"""PE104: `name` must be 1–64 lowercase letters, digits and single hyphens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+
+MAX_NAME = 64
+
+
+def name_problems(name: str) -> list[str]:
+    """Why a name breaks the specification's format (empty list when it is fine)."""
+    problems = []
+    if len(name) > MAX_NAME:
+        problems.append(f"is {len(name)} characters (max {MAX_NAME})")
+    if name != name.lower():
+        problems.append("has uppercase letters")
+    if name.startswith("-") or name.endswith("-"):
+        problems.append("starts or ends with '-'")
+    if "--" in name:
+        problems.append("contains '--'")
+    bad = sorted({ch for ch in name if not (ch.isalnum() or ch == "-")})
+    if bad:
+        problems.append("contains " + " ".join(repr(ch) for ch in bad))
+    return problems
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    name = doc.frontmatter.get("name")
+    if not isinstance(name, str) or not name.strip():
+        return
+    problems = name_problems(name)
+    if problems:
+        suggestion = "-".join("".join(ch if ch.isalnum() else " " for ch in name.lower()).split())[
+            :MAX_NAME
+        ]
+        line, column = field_location(doc, "name")
+        yield RULE.finding(
+            doc,
+            f"name '{name}' " + "; ".join(problems),
+            line,
+            column,
+            fix=f"Use lowercase letters, digits and single hyphens, e.g. 'name: {suggestion}' "
+            "(and rename the folder to match).",
+        )
+
+
+RULE = Rule(
+    code="PE104",
+    flag="NAME_INVALID",
+    name="invalid-name",
+    severity=Severity.ERROR,
+    subscore="frontmatter_quality",
+    summary="`name` is at most 64 characters of lowercase letters (Unicode letters allowed), "
+    "digits and hyphens, with no leading, trailing or double hyphen.",
+    why="The reference validator rejects other names, and harnesses use the name as a command "
+    "and a folder name.",
+    fix="Rename to lowercase-with-hyphens and rename the folder to match.",
+    bad=Example(
+        {
+            "SKILL.md": "---\nname: Example_Skill\ndescription: Formats CSV reports. Use when "
+            "exporting tables, cleaning column names, or merging CSV files.\n---\n\n# Body\n"
+        },
+        folder="Example_Skill",
+    ),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="Agent Skills specification; skills-ref validator",
+    check=check,
+)

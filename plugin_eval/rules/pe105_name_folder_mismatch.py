@@ -1,0 +1,44 @@
+"""PE105: `name` must equal the skill folder's name."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    name = doc.frontmatter.get("name")
+    if not isinstance(name, str) or not name.strip():
+        return
+    folder = doc.folder.resolve().name if doc.folder.name in ("", ".") else doc.folder.name
+    if unicodedata.normalize("NFKC", name) != unicodedata.normalize("NFKC", folder):
+        line, column = field_location(doc, "name")
+        yield RULE.finding(
+            doc,
+            f"name '{name}' differs from the folder name '{folder}'",
+            line,
+            column,
+            fix=f"Rename the folder to '{name}' or set 'name: {folder}'.",
+        )
+
+
+RULE = Rule(
+    code="PE105",
+    flag="NAME_FOLDER_MISMATCH",
+    name="name-folder-mismatch",
+    severity=Severity.WARNING,
+    subscore="frontmatter_quality",
+    summary="The frontmatter `name` equals the name of the folder holding SKILL.md.",
+    why="The reference validator reports a mismatch as an error; clients warn and may install "
+    "the skill under a name its author did not choose.",
+    fix="Rename the folder or the name so they match.",
+    bad=Example({"SKILL.md": GOOD_SKILL}, folder="csv-helper"),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="Agent Skills specification; skills-ref validator",
+    check=check,
+)

@@ -1,0 +1,54 @@
+"""PE106: `description` must be at most 1,024 characters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+
+MAX_DESCRIPTION = 1024
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    value = doc.description
+    if value is None:
+        return
+    # Codex counts Unicode characters after collapsing white space.
+    length = len(" ".join(value.split()))
+    if length > MAX_DESCRIPTION:
+        line, column = field_location(doc, "description")
+        yield RULE.finding(
+            doc,
+            f"description is {length} characters (max {MAX_DESCRIPTION}); the validator rejects "
+            "it and Codex skips the skill",
+            line,
+            column,
+        )
+
+
+RULE = Rule(
+    code="PE106",
+    flag="DESCRIPTION_TOO_LONG",
+    name="description-too-long",
+    severity=Severity.ERROR,
+    subscore="frontmatter_quality",
+    summary="`description` has at most 1,024 characters, counted as Unicode characters after "
+    "collapsing white space (as Codex counts).",
+    why="The specification caps it at 1,024; Codex skips a longer one with 'exceeds maximum "
+    "length', and long descriptions crowd other skills out of the listing.",
+    fix="Cut the description to what and when; move detail into the body.",
+    bad=Example(
+        {
+            "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports. Use when "
+            "exporting tables."
+            + " Also handles CSV files in many more situations." * 25
+            + "\n---\n\n# Body\n"
+        }
+    ),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="Agent Skills specification; OpenAI Codex skill loader",
+    check=check,
+)

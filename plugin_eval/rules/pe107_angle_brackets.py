@@ -1,0 +1,45 @@
+"""PE107: `description` must not contain `<` or `>`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    value = doc.description
+    if value is None or ("<" not in value and ">" not in value):
+        return
+    line, column = field_location(doc, "description")
+    yield RULE.finding(
+        doc,
+        "description contains '<' or '>' (looks like an XML tag to the harness)",
+        line,
+        column,
+    )
+
+
+RULE = Rule(
+    code="PE107",
+    flag="DESCRIPTION_ANGLE_BRACKETS",
+    name="description-angle-brackets",
+    severity=Severity.WARNING,
+    subscore="harness_portability",
+    summary="The description has no `<` or `>` characters.",
+    why="Anthropic's skill validator rejects them and the authoring guidance forbids XML tags: "
+    "the description is pasted into a prompt where tags change its meaning.",
+    fix="Write the words out ('less than', 'returns a list') or remove the tag.",
+    bad=Example(
+        {
+            "SKILL.md": "---\nname: example-skill\ndescription: Formats <csv> reports. Use when "
+            "exporting tables, cleaning column names, or merging CSV files.\n---\n\n# Body\n"
+        }
+    ),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="anthropics/skills quick_validate.py; Anthropic authoring guidance",
+    check=check,
+)

@@ -1,0 +1,85 @@
+"""PE108: frontmatter fields must be ones the specification or Claude Code defines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import Example, Rule
+
+SPEC_FIELDS = frozenset(
+    {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+)
+CLAUDE_FIELDS = frozenset(
+    {
+        "when_to_use",
+        "argument-hint",
+        "arguments",
+        "disable-model-invocation",
+        "user-invocable",
+        "disallowed-tools",
+        "model",
+        "effort",
+        "context",
+        "agent",
+        "hooks",
+        "paths",
+        "shell",
+    }
+)
+KNOWN_FIELDS = SPEC_FIELDS | CLAUDE_FIELDS
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    for key, info in doc.fields.items():
+        if key in KNOWN_FIELDS:
+            continue
+        near = [k for k in sorted(KNOWN_FIELDS) if _close(key, k)]
+        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        yield RULE.finding(
+            doc,
+            f"unknown frontmatter field '{key}'{hint}",
+            info.line,
+            info.column,
+            fix=f"Rename it to '{near[0]}'."
+            if near
+            else "Move it under 'metadata:' as a string value, or delete it.",
+        )
+
+
+def _close(a: str, b: str) -> bool:
+    a, b = a.lower().replace("_", "-"), b.lower().replace("_", "-")
+    return a == b or (len(a) > 3 and (a in b or b in a))
+
+
+RULE = Rule(
+    code="PE108",
+    flag="UNKNOWN_FIELD",
+    name="unknown-field",
+    severity=Severity.WARNING,
+    subscore="frontmatter_quality",
+    summary="Every frontmatter key is a field of the open specification (name, description, "
+    "license, compatibility, metadata, allowed-tools) or one Claude Code reads (when_to_use, "
+    "argument-hint, disable-model-invocation, paths, …).",
+    why="The reference validator rejects unexpected fields; a typo such as 'descripton' leaves "
+    "the real field missing.",
+    fix="Put custom data under 'metadata:' (string keys and values) or delete the field.",
+    bad=Example(
+        {
+            "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports. Use when "
+            "exporting tables, cleaning column names, or merging CSV files.\nversion: 2.0.0\n---"
+            "\n\n# Body\n"
+        }
+    ),
+    good=Example(
+        {
+            "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports. Use when "
+            "exporting tables, cleaning column names, or merging CSV files.\nmetadata:\n  "
+            'version: "2.0.0"\n---\n\n# Body\n'
+        }
+    ),
+    source="skills-ref validator; Claude Code skill docs",
+    check=check,
+)

@@ -1,0 +1,107 @@
+"""PE109: frontmatter values must have the type their field expects."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+
+EFFORTS = ("low", "medium", "high", "xhigh", "max")
+
+
+def _str_or_list(value: Any) -> bool:
+    return isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(v, str) for v in value)
+    )
+
+
+def expected_type(key: str, value: Any) -> str | None:
+    """What ``value`` should have been, or None when it is fine."""
+    if value is None and key in ("name", "description"):
+        return None  # PE101 and PE103 report an empty name or description
+    if key in (
+        "name",
+        "description",
+        "license",
+        "compatibility",
+        "when_to_use",
+        "argument-hint",
+        "model",
+        "agent",
+    ):
+        return None if isinstance(value, str) else "a string"
+    if key == "metadata":
+        if not isinstance(value, dict):
+            return "a mapping of string keys to string values"
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            return "a mapping of string keys to string values (quote numbers and dates)"
+        return None
+    if key in ("allowed-tools", "disallowed-tools", "paths"):
+        return None if _str_or_list(value) else "a string or a list of strings"
+    if key in ("disable-model-invocation", "user-invocable"):
+        return None if isinstance(value, bool) else "true or false"
+    if key == "effort":
+        return None if value in EFFORTS else "one of " + ", ".join(EFFORTS)
+    if key == "context":
+        return None if value == "fork" else "'fork'"
+    if key == "shell":
+        return None if value in ("bash", "powershell") else "'bash' or 'powershell'"
+    return None
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    for key, info in doc.fields.items():
+        value = doc.frontmatter.get(key)
+        expected = expected_type(key, value)
+        if expected is not None:
+            yield RULE.finding(
+                doc,
+                f"'{key}' should be {expected}, got {_describe(value)}",
+                info.line,
+                info.column,
+                fix=f"Write '{key}' as {expected}.",
+            )
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    kind = {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        list: "a list",
+        dict: "a mapping",
+        str: "a string",
+    }.get(type(value), type(value).__name__)
+    return kind
+
+
+RULE = Rule(
+    code="PE109",
+    flag="FIELD_TYPE",
+    name="field-type",
+    severity=Severity.ERROR,
+    subscore="frontmatter_quality",
+    summary="Each known field has its type: name, description, license and compatibility are "
+    "strings; metadata maps strings to strings; allowed-tools and paths are a string or a list; "
+    "disable-model-invocation and user-invocable are booleans; effort, context and shell take "
+    "their documented values.",
+    why="A value of the wrong type is dropped or rejected by loaders; an empty 'description:' "
+    "is null, not text.",
+    fix="Give the field a value of the expected type (quote numbers and dates meant as text).",
+    bad=Example(
+        {
+            "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports. Use when "
+            "exporting tables, cleaning column names, or merging CSV files.\nmetadata:\n  "
+            "version: 2\n---\n\n# Body\n"
+        }
+    ),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="Agent Skills specification; skills-ref validator; Claude Code skill docs",
+    check=check,
+)

@@ -1,0 +1,44 @@
+"""PE110: `compatibility` must be 1–500 characters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+
+MAX_COMPATIBILITY = 500
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    value = doc.frontmatter.get("compatibility")
+    if not isinstance(value, str):
+        return
+    length = len(value.strip())
+    if length == 0 or length > MAX_COMPATIBILITY:
+        line, column = field_location(doc, "compatibility")
+        what = "empty" if length == 0 else f"{length} characters (max {MAX_COMPATIBILITY})"
+        yield RULE.finding(doc, f"compatibility is {what}", line, column)
+
+
+RULE = Rule(
+    code="PE110",
+    flag="COMPATIBILITY_LENGTH",
+    name="compatibility-length",
+    severity=Severity.ERROR,
+    subscore="frontmatter_quality",
+    summary="`compatibility`, when present, is 1 to 500 characters.",
+    why="The specification caps it at 500 characters and the reference validator rejects "
+    "longer or empty values.",
+    fix="State the environment needs in one or two sentences (e.g. 'Needs Python 3.11 and git').",
+    bad=Example(
+        {"SKILL.md": GOOD_SKILL.replace("---\n\n", 'compatibility: "' + "x" * 501 + '"\n---\n\n')}
+    ),
+    good=Example(
+        {"SKILL.md": GOOD_SKILL.replace("---\n\n", "compatibility: Needs Python 3.11.\n---\n\n")}
+    ),
+    source="Agent Skills specification; skills-ref validator",
+    check=check,
+)

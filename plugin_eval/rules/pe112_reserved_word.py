@@ -1,0 +1,44 @@
+"""PE112: `name` must not use the reserved words 'anthropic' or 'claude'."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+
+RESERVED = re.compile(r"anthropic|claude", re.IGNORECASE)
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    name = doc.frontmatter.get("name")
+    if isinstance(name, str) and (match := RESERVED.search(name)):
+        line, column = field_location(doc, "name")
+        yield RULE.finding(
+            doc,
+            f"name '{name}' contains the reserved word '{match.group(0).lower()}'",
+            line,
+            column,
+        )
+
+
+RULE = Rule(
+    code="PE112",
+    flag="RESERVED_WORD",
+    name="reserved-word",
+    severity=Severity.ERROR,
+    subscore="frontmatter_quality",
+    summary="The skill name contains neither 'anthropic' nor 'claude'.",
+    why="Anthropic reserves these words in skill names; uploads with them are refused.",
+    fix="Name the skill after what it does (e.g. 'code-review', not 'claude-code-review').",
+    bad=Example(
+        {"SKILL.md": GOOD_SKILL.replace("name: example-skill", "name: claude-helper")},
+        folder="claude-helper",
+    ),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="Anthropic skill authoring guidance",
+    check=check,
+)

@@ -1,0 +1,49 @@
+"""PE201 ORPHAN_REFERENCE: a relative link inside the skill points at a missing file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts, RefStatus
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import Example, Rule
+
+BODY = (
+    "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, "
+    "cleaning column names, or merging CSV files.\n---\n\n# Example skill\n\n"
+    "Column rules are in [the naming guide](references/naming.md).\n"
+)
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    for ref in facts.references:
+        if ref.status is not RefStatus.MISSING:
+            continue
+        what = {"image": "image", "prose": "path"}.get(ref.kind, "link")
+        yield RULE.finding(
+            doc,
+            f"{what} '{ref.target}' points at a file that does not exist in the skill folder",
+            ref.line,
+            ref.column,
+            fix=f"Create '{ref.path}' or correct the path.",
+        )
+
+
+RULE = Rule(
+    code="PE201",
+    flag="ORPHAN_REFERENCE",
+    name="orphan-reference",
+    severity=Severity.ERROR,
+    anti_pattern=True,
+    summary="Every relative link, image and `references/…` path written in prose resolves to a "
+    "file inside the skill folder. Text in fenced, indented or inline code and URLs is never "
+    "read as a reference.",
+    why="The model follows the link when it needs the detail and finds nothing: the skill "
+    "promises instructions it does not ship.",
+    fix="Add the missing file or fix the path (paths are relative to SKILL.md).",
+    bad=Example({"SKILL.md": BODY}),
+    good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n\nUse snake_case.\n"}),
+    source="PluginEval anti-patterns; Agent Skills specification (file references)",
+    check=check,
+)

@@ -1,0 +1,54 @@
+"""PE203: links should stay inside the skill folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts, RefStatus
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules.pe201_orphan_reference import BODY
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    for ref in facts.references:
+        if ref.status is RefStatus.OUTSIDE:
+            yield RULE.finding(
+                doc,
+                f"link '{ref.target}' leaves the skill folder; it breaks when the skill is "
+                "installed on its own (not followed)",
+                ref.line,
+                ref.column,
+            )
+        elif ref.status is RefStatus.SYMLINK:
+            yield RULE.finding(
+                doc,
+                f"link '{ref.target}' goes through a symlink; symlinks are not followed",
+                ref.line,
+                ref.column,
+                fix="Copy the file into the skill folder instead of linking it.",
+            )
+
+
+RULE = Rule(
+    code="PE203",
+    flag="LINK_OUTSIDE_SKILL",
+    name="link-outside-skill",
+    severity=Severity.WARNING,
+    subscore="harness_portability",
+    summary="Relative links and images stay inside the skill folder and do not go through "
+    "symlinks. Targets outside are never read.",
+    why="Skills are installed by copying one folder; anything outside it is missing on the "
+    "user's machine.",
+    fix="Copy what the skill needs into references/ or assets/ and link it there.",
+    bad=Example(
+        {
+            "SKILL.md": BODY.replace("references/naming.md", "../shared/naming.md"),
+            "../shared/naming.md": "# Naming\n",
+        }
+    ),
+    good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n\nUse snake_case.\n"}),
+    source="Agent Skills specification (file references)",
+    check=check,
+)

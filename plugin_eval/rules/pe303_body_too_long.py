@@ -1,0 +1,42 @@
+"""PE303: the body stays under 500 lines and about 5,000 tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+
+MAX_BODY_LINES = 500
+MAX_BODY_TOKENS = 5000
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    lines, tokens = doc.body_lines, facts.body_tokens
+    over = []
+    if lines > MAX_BODY_LINES:
+        over.append(f"{lines} lines (guide: under {MAX_BODY_LINES})")
+    if tokens > MAX_BODY_TOKENS:
+        over.append(f"about {tokens} tokens (guide: under {MAX_BODY_TOKENS})")
+    if over:
+        yield RULE.finding(doc, "body is " + " and ".join(over), doc.body_start, None)
+
+
+RULE = Rule(
+    code="PE303",
+    flag="BODY_TOO_LONG",
+    name="body-too-long",
+    severity=Severity.WARNING,
+    subscore="progressive_disclosure",
+    summary="The Markdown body is under 500 lines and about 5,000 tokens (estimated at four "
+    "characters a token).",
+    why="The body is loaded whole whenever the skill activates; the specification recommends "
+    "these budgets and moving detail into references/.",
+    fix="Move detail into references/ files linked from SKILL.md.",
+    bad=Example({"SKILL.md": GOOD_SKILL + "".join(f"- step {i}\n" for i in range(520))}),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="Agent Skills specification (progressive disclosure)",
+    check=check,
+)

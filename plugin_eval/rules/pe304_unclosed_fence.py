@@ -1,0 +1,38 @@
+"""PE304: every code fence is closed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    for block in doc.code_blocks:
+        if block.fenced and not block.closed:
+            yield RULE.finding(
+                doc,
+                "code fence opened here is never closed: the rest of the file renders as code",
+                block.line,
+                1,
+            )
+
+
+RULE = Rule(
+    code="PE304",
+    flag="UNCLOSED_CODE_FENCE",
+    name="unclosed-code-fence",
+    severity=Severity.ERROR,
+    subscore="structural_completeness",
+    summary="Each ``` or ~~~ fence has a closing fence.",
+    why="An unclosed fence turns every following heading and instruction into code; the model "
+    "reads the rest of the skill as a literal block.",
+    fix="Add the closing fence (the same characters, at least as many) after the code.",
+    bad=Example({"SKILL.md": GOOD_SKILL + "\n```python\nprint('hi')\n\n## Next step\n"}),
+    good=Example({"SKILL.md": GOOD_SKILL + "\n```python\nprint('hi')\n```\n\n## Next step\n"}),
+    source="skill-validator (unclosed code fences)",
+    check=check,
+)

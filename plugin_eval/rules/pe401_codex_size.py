@@ -1,0 +1,44 @@
+"""PE401: SKILL.md fits Codex's 8,000-byte cut, or has references/ for the rest."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+
+CODEX_BYTES = 8000
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    size = facts.skill_bytes
+    if size <= CODEX_BYTES or doc.listing.has_dir("references"):
+        return
+    cut = doc.raw[:CODEX_BYTES].count(b"\n") + 1
+    yield RULE.finding(
+        doc,
+        f"SKILL.md is {size:,} bytes; Codex cuts plugin skills at {CODEX_BYTES:,} bytes "
+        f"(around line {cut}) and there is no references/ folder",
+        cut,
+        None,
+    )
+
+
+RULE = Rule(
+    code="PE401",
+    flag="CODEX_SIZE_CUT",
+    name="codex-size-cut",
+    severity=Severity.WARNING,
+    subscore="harness_portability",
+    summary="SKILL.md (frontmatter included) is at most 8,000 bytes, unless the skill has a "
+    "references/ folder to hold the rest. The finding names the line where Codex cuts.",
+    why="OpenAI Codex truncates plugin skills at 8,000 bytes with only a warning: instructions "
+    "after the cut are never seen there.",
+    fix="Move detail into references/ files and link them from SKILL.md.",
+    bad=Example({"SKILL.md": GOOD_SKILL + "Detail line for the CSV exporter.\n" * 260}),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="OpenAI Codex skill loader",
+    check=check,
+)

@@ -1,0 +1,46 @@
+"""PE403: prose that says "the Read tool" and the like."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_TOOLS
+
+TOOL_PROSE = re.compile(
+    r"\b(?:the|use|using|call|with)\s+(" + "|".join(sorted(CLAUDE_TOOLS)) + r")\s+tool\b"
+)
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    for prose in doc.prose:
+        for match in TOOL_PROSE.finditer(prose.text):
+            line = prose.line + prose.text.count("\n", 0, match.start())
+            source = doc.line_text(line)
+            column = source.find(match.group(0)) + 1 or None
+            yield RULE.finding(
+                doc,
+                f"'{match.group(0)}' assumes Claude Code's tool names",
+                line,
+                column,
+            )
+
+
+RULE = Rule(
+    code="PE403",
+    flag="TOOL_NAME_PROSE",
+    name="tool-name-prose",
+    severity=Severity.INFO,
+    subscore="harness_portability",
+    summary="Prose does not say 'the Read tool', 'use the Bash tool' and so on.",
+    why="Other harnesses have no tool by that name; the instruction becomes noise there.",
+    fix="Say what to do ('read the file', 'run the command').",
+    bad=Example({"SKILL.md": GOOD_SKILL + "\nOpen the CSV with the Read tool.\n"}),
+    good=Example({"SKILL.md": GOOD_SKILL + "\nOpen the CSV and read its header row.\n"}),
+    source="PluginEval harness portability",
+    check=check,
+)

@@ -1,0 +1,203 @@
+"""The composite of seed 002: blends, renormalised weights, penalty, badges and grades."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+DIMENSION_WEIGHTS: dict[str, float] = {
+    "triggering_accuracy": 0.25,
+    "orchestration_fitness": 0.20,
+    "output_quality": 0.15,
+    "scope_calibration": 0.12,
+    "progressive_disclosure": 0.10,
+    "token_efficiency": 0.06,
+    "robustness": 0.05,
+    "structural_completeness": 0.03,
+    "code_template_quality": 0.02,
+    "ecosystem_coherence": 0.02,
+}
+
+# Blend weights of each layer per dimension; renormalised over the layers that scored.
+LAYER_BLENDS: dict[str, dict[str, float]] = {
+    "triggering_accuracy": {"static": 0.15, "judge": 0.25, "monte_carlo": 0.60},
+    "orchestration_fitness": {"static": 0.10, "judge": 0.70, "monte_carlo": 0.20},
+    "output_quality": {"static": 0.0, "judge": 0.40, "monte_carlo": 0.60},
+    "scope_calibration": {"static": 0.30, "judge": 0.55, "monte_carlo": 0.15},
+    "progressive_disclosure": {"static": 0.80, "judge": 0.20, "monte_carlo": 0.0},
+    "token_efficiency": {"static": 0.40, "judge": 0.10, "monte_carlo": 0.50},
+    "robustness": {"static": 0.0, "judge": 0.20, "monte_carlo": 0.80},
+    "structural_completeness": {"static": 0.90, "judge": 0.10, "monte_carlo": 0.0},
+    "code_template_quality": {"static": 0.30, "judge": 0.70, "monte_carlo": 0.0},
+    "ecosystem_coherence": {"static": 0.85, "judge": 0.15, "monte_carlo": 0.0},
+}
+
+# Which composite dimension each static sub-score feeds (harness_portability feeds none).
+STATIC_FEEDS: dict[str, str | None] = {
+    "frontmatter_quality": "triggering_accuracy",
+    "orchestration_wiring": "orchestration_fitness",
+    "progressive_disclosure": "progressive_disclosure",
+    "structural_completeness": "structural_completeness",
+    "token_efficiency": "token_efficiency",
+    "ecosystem_coherence": "ecosystem_coherence",
+    "harness_portability": None,
+}
+
+# Weights of the sub-scores inside the static layer's own score.
+STATIC_WEIGHTS: dict[str, float] = {
+    "frontmatter_quality": 0.32,
+    "orchestration_wiring": 0.23,
+    "progressive_disclosure": 0.14,
+    "structural_completeness": 0.10,
+    "token_efficiency": 0.09,
+    "ecosystem_coherence": 0.06,
+    "harness_portability": 0.06,
+}
+
+DEPTHS: dict[str, tuple[str, ...]] = {
+    "quick": ("static",),
+    "standard": ("static", "judge"),
+    "deep": ("static", "judge", "monte_carlo"),
+    "thorough": ("static", "judge", "monte_carlo"),
+}
+CONFIDENCE: dict[str, str] = {
+    "quick": "Estimated",
+    "standard": "Assessed",
+    "deep": "Certified",
+    "thorough": "Certified+",
+}
+BADGES: tuple[tuple[float, str], ...] = (
+    (90.0, "platinum"),
+    (80.0, "gold"),
+    (70.0, "silver"),
+    (60.0, "bronze"),
+)
+GRADES: tuple[tuple[float, str], ...] = (
+    (97, "A+"),
+    (93, "A"),
+    (90, "A-"),
+    (87, "B+"),
+    (83, "B"),
+    (80, "B-"),
+    (77, "C+"),
+    (73, "C"),
+    (70, "C-"),
+    (67, "D+"),
+    (63, "D"),
+    (60, "D-"),
+)
+# Rubric labels of seed 003, on the 0–100 scale.
+LABELS: tuple[tuple[float, str], ...] = (
+    (90, "Excellent"),
+    (70, "Good"),
+    (50, "Acceptable"),
+    (30, "Poor"),
+    (0, "Failing"),
+)
+WEAK_BELOW = 50.0
+STRONG_FROM = 90.0
+
+
+def penalty(anti_pattern_count: int) -> float:
+    """max(0.5, 1 − 0.05 × count)."""
+    return max(0.5, 1.0 - 0.05 * anti_pattern_count)
+
+
+def badge(score: float) -> str:
+    return next((name for floor, name in BADGES if score >= floor), "none")
+
+
+def grade(score: float) -> str:
+    return next((g for floor, g in GRADES if score >= floor), "F")
+
+
+def label(score: float) -> str:
+    return next((name for floor, name in LABELS if score >= floor), "Failing")
+
+
+@dataclass(frozen=True)
+class DimensionResult:
+    name: str
+    weight: float
+    score: float | None
+    layer_scores: Mapping[str, float]
+
+    @property
+    def measured(self) -> bool:
+        return self.score is not None
+
+
+@dataclass(frozen=True)
+class CompositeResult:
+    score: float
+    raw: float
+    penalty: float
+    anti_pattern_count: int
+    badge: str
+    grade: str
+    dimensions: tuple[DimensionResult, ...]
+
+
+def blend(layer_scores: Mapping[str, float], dimension: str) -> float | None:
+    """Blend the layers that scored a dimension, renormalising their blend weights."""
+    weights = LAYER_BLENDS[dimension]
+    usable = {layer: s for layer, s in layer_scores.items() if weights.get(layer, 0.0) > 0}
+    total = sum(weights[layer] for layer in usable)
+    if not usable or total <= 0:
+        return None
+    return sum(weights[layer] * s for layer, s in usable.items()) / total
+
+
+def dimensions_from_layers(
+    layers: Mapping[str, Mapping[str, float]],
+) -> tuple[DimensionResult, ...]:
+    """``layers`` maps a layer name to the dimension scores it produced."""
+    out = []
+    for name, weight in DIMENSION_WEIGHTS.items():
+        scores = {layer: dims[name] for layer, dims in layers.items() if name in dims}
+        blended = blend(scores, name)
+        out.append(
+            DimensionResult(
+                name,
+                weight,
+                None if blended is None else round(blended, 4),
+                dict(sorted(scores.items())),
+            )
+        )
+    return tuple(out)
+
+
+def composite(dimensions: tuple[DimensionResult, ...], anti_pattern_count: int) -> CompositeResult:
+    """Σ w·s / Σ w over measured dimensions, × 100 × penalty."""
+    measured = [d for d in dimensions if d.score is not None]
+    total_weight = sum(d.weight for d in measured)
+    raw = (
+        sum(d.weight * d.score for d in measured if d.score is not None) / total_weight
+        if total_weight
+        else 0.0
+    )
+    factor = penalty(anti_pattern_count)
+    score = round(raw * 100 * factor, 2)
+    return CompositeResult(
+        score=score,
+        raw=round(raw, 6),
+        penalty=factor,
+        anti_pattern_count=anti_pattern_count,
+        badge=badge(score),
+        grade=grade(score),
+        dimensions=dimensions,
+    )
+
+
+def static_dimensions(subscores: Mapping[str, float]) -> dict[str, float]:
+    """The dimension scores the static layer produces from its sub-scores."""
+    return {
+        dim: subscores[name]
+        for name, dim in STATIC_FEEDS.items()
+        if dim is not None and name in subscores
+    }
+
+
+def static_layer_score(subscores: Mapping[str, float], anti_pattern_count: int) -> float:
+    weighted = sum(STATIC_WEIGHTS[name] * subscores[name] for name in STATIC_WEIGHTS)
+    return round(weighted * penalty(anti_pattern_count), 4)

@@ -1,0 +1,464 @@
+"""The seven static sub-scores: each a sum of named contributions, clamped to [0, 1]."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from plugin_eval.analysis import Facts, RefStatus
+from plugin_eval.document import Prose, SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules import BY_CODE
+
+# What one finding of a (non anti-pattern) rule takes off its sub-score.
+DEDUCTION = {Severity.ERROR: 0.20, Severity.WARNING: 0.10, Severity.INFO: 0.03}
+MAX_DEDUCTIONS_PER_RULE = 2
+
+BODY_LINE_BUDGET = 500
+BODY_TOKEN_BUDGET = 5000
+COMPACT_LINES = 250
+COMPACT_TOKENS = 2500
+
+
+@dataclass(frozen=True)
+class Evidence:
+    label: str
+    points: float
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class SubScore:
+    name: str
+    score: float
+    evidence: tuple[Evidence, ...]
+
+
+def _total(name: str, evidence: list[Evidence]) -> SubScore:
+    raw = sum(e.points for e in evidence)
+    return SubScore(name, round(min(1.0, max(0.0, raw)), 4), tuple(evidence))
+
+
+def _deductions(name: str, findings: Iterable[Finding]) -> list[Evidence]:
+    by_code: dict[str, list[Finding]] = defaultdict(list)
+    for f in findings:
+        rule = BY_CODE.get(f.code)
+        if rule is not None and rule.subscore == name:
+            by_code[f.code].append(f)
+    out = []
+    for code in sorted(by_code):
+        group = by_code[code]
+        counted = group[:MAX_DEDUCTIONS_PER_RULE]
+        for f in counted:
+            out.append(Evidence(f"{f.code} {f.flag}: {f.message}", -DEDUCTION[f.severity], f.line))
+        if len(group) > len(counted):
+            out.append(
+                Evidence(f"{code}: {len(group) - len(counted)} more not deducted again", 0.0)
+            )
+    return out
+
+
+def frontmatter_quality(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
+    """Triggering quality of the description (rubric bands) less frontmatter defects."""
+    line = doc.fields["description"].line if "description" in doc.fields else None
+    evidence = [Evidence(c.label, c.points, line) for c in facts.trigger.contributions]
+    return _total("frontmatter_quality", evidence + _deductions("frontmatter_quality", findings))
+
+
+# Orchestrator signals, matched on lowercased prose. Each pattern starts with literals (fast
+# in `re`) and runs only when one of its keywords occurs; word starts are checked after.
+SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    (
+        "orchestration",
+        re.compile(
+            r"(?:orchestrat\w*|coordinat(?:e|es|ing)\b(?!\s+system)|dispatch\w*|delegat\w*|"
+            r"supervis\w*|spawn\w*\s+(?:sub-?)?agents?|sub-?agents?|manag\w+\s+(?:the\s+)?workflow|"
+            r"hand\s+off\s+to|route\s+(?:it|this|the\s+\w+)\s+to)\b"
+        ),
+        (
+            "orchestrat",
+            "coordinat",
+            "dispatch",
+            "delegat",
+            "supervis",
+            "agent",
+            "manag",
+            "hand",
+            "route",
+        ),
+    ),
+    (
+        "calls other",
+        re.compile(
+            r"(?:call|invoke|run|use|trigger|launch)\s+(?:the\s+)?[\w-]+\s+(?:skill|agent)s?\b"
+        ),
+        ("skill", "agent"),
+    ),
+    (
+        "agent loop",
+        re.compile(
+            r"(?:loop|repeat|iterate|keep\s+going)\s+until\b|decide\s+(?:which|what|whether)\b|"
+            r"you\s+will\s+first\s+assess\b"
+        ),
+        ("until", "decide", "assess"),
+    ),
+)
+INPUT_HEADING = re.compile(
+    r"\b(?:inputs?|parameters?|arguments?|args|what you (?:need|provide)|prerequisites)\b|输入|参数",
+    re.IGNORECASE,
+)
+OUTPUT_HEADING = re.compile(
+    r"\b(?:outputs?|returns?|output format|response format|report format|deliverables?|"
+    r"results? format|what (?:it|you) (?:returns?|get))\b|输出|返回",
+    re.IGNORECASE,
+)
+IO_PROSE = re.compile(
+    r"\b(?:returns?|outputs?|produces?|emits?|responds? with)\s+(?:a|an|the|one|json|yaml|"
+    r"markdown|table|list)\b|\b(?:takes?|accepts?|expects?|receives?)\s+(?:a|an|the|as input)\b|"
+    r"\binput:|\boutput:"
+)
+STRUCTURED_LANGS = frozenset(
+    {
+        "json",
+        "jsonc",
+        "json5",
+        "yaml",
+        "yml",
+        "toml",
+        "xml",
+        "typescript",
+        "ts",
+        "jsonschema",
+        "graphql",
+        "proto",
+        "protobuf",
+        "csv",
+    }
+)
+FIELD_ITEM = re.compile(r"^\s*[\w.\[\]-]+\s*(?:\(|:|—|–| - )")
+
+
+def _join(prose: list[Prose]) -> tuple[str, list[int]]:
+    """All prose as one string (blocks separated by blank lines) and each block's offset."""
+    starts, parts, offset = [], [], 0
+    for p in prose:
+        starts.append(offset)
+        parts.append(p.text)
+        offset += len(p.text) + 2
+    return "\n\n".join(parts), starts
+
+
+def _line_at(prose: list[Prose], starts: list[int], offset: int) -> int | None:
+    i = bisect_right(starts, offset) - 1
+    if i < 0:
+        return None
+    p = prose[i]
+    return p.line + p.text.count("\n", 0, offset - starts[i])
+
+
+def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
+    """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
+    sections = doc.sections()
+    inputs = [s for s in sections if INPUT_HEADING.search(s.heading.text)]
+    outputs = [s for s in sections if OUTPUT_HEADING.search(s.heading.text)]
+    spans = [(s.heading.line, s.end_line) for s in outputs]
+
+    def in_outputs(line: int) -> bool:
+        return any(start <= line <= end for start, end in spans)
+
+    prose = [p for p in doc.prose if p.block != "heading"]
+    joined, starts = _join(prose)
+    joined = joined.lower()
+    io_prose = IO_PROSE.search(joined)
+    structured = [
+        b
+        for b in doc.code_blocks
+        if in_outputs(b.line)
+        and (b.language in STRUCTURED_LANGS or b.content.lstrip().startswith(("{", "[")))
+    ]
+    field_lists = (
+        [
+            p
+            for p in prose
+            if p.block in ("list", "table") and in_outputs(p.line) and FIELD_ITEM.match(p.text)
+        ]
+        if spans
+        else []
+    )
+    worker_code = [b for b in doc.code_blocks if not in_outputs(b.line)]
+
+    evidence: list[Evidence] = []
+    if inputs and outputs and (structured or len(field_lists) >= 2):
+        evidence.append(
+            Evidence(
+                "band: explicit input and output sections with a structured output (0.80–1.00)",
+                0.82,
+                outputs[0].heading.line,
+            )
+        )
+        if len(worker_code) >= 2:
+            evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.08))
+        if structured and field_lists:
+            evidence.append(Evidence("output has both a schema block and typed fields", 0.04))
+    elif inputs and outputs:
+        evidence.append(
+            Evidence(
+                "band: documented inputs and outputs (0.60–0.79)", 0.70, outputs[0].heading.line
+            )
+        )
+        if len(worker_code) >= 2:
+            evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.06))
+    elif inputs or outputs or io_prose:
+        where = (
+            (outputs or inputs)[0].heading.line
+            if (outputs or inputs)
+            else (_line_at(prose, starts, io_prose.start()) if io_prose else None)
+        )
+        what = (
+            "an output section"
+            if outputs
+            else "an input section"
+            if inputs
+            else "inputs or outputs described in prose"
+        )
+        evidence.append(Evidence(f"band: documented contract, {what} (0.60–0.79)", 0.64, where))
+        if structured:
+            evidence.append(Evidence("structured output example", 0.06, structured[0].line))
+        if len(worker_code) >= 2:
+            evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.04))
+    else:
+        evidence.append(
+            Evidence(
+                "band: worker with prose-only output, no inputs or outputs documented (0.40–0.59)",
+                0.48,
+            )
+        )
+        if len(worker_code) >= 2:
+            evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.06))
+
+    signals = [
+        (f"{kind}: '{m.group(0)}'", _line_at(prose, starts, m.start()))
+        for kind, regex, keywords in SIGNALS
+        if any(k in joined for k in keywords)
+        for m in regex.finditer(joined)
+        if m.start() == 0 or not joined[m.start() - 1].isalnum()
+    ]
+    signals.sort(key=lambda s: s[1] or 0)
+    distinct = list(dict.fromkeys(label.lower() for label, _ in signals))
+    if distinct:
+        penalty = min(0.45, 0.10 * len(distinct))
+        first = signals[0][1]
+        shown = ", ".join(distinct[:4]) + (
+            f", +{len(distinct) - 4} more" if len(distinct) > 4 else ""
+        )
+        evidence.append(Evidence(f"orchestrator signals ({shown})", -round(penalty, 4), first))
+    return _total("orchestration_wiring", evidence + _deductions("orchestration_wiring", findings))
+
+
+def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
+    """Body within the specification's budgets, detail in linked references/."""
+    lines, tokens = doc.body_lines, facts.body_tokens
+    content_lines = sum(1 for line in doc.lines[doc.body_start - 1 :] if line.strip())
+    evidence: list[Evidence] = []
+    if content_lines < 3:
+        evidence.append(Evidence(f"body is nearly empty ({content_lines} lines of text)", 0.10))
+    else:
+        over = max(lines / BODY_LINE_BUDGET, tokens / BODY_TOKEN_BUDGET)
+        if over <= 1:
+            evidence.append(
+                Evidence(
+                    f"body within budget: {lines} lines, ~{tokens} tokens (≤{BODY_LINE_BUDGET} lines, "
+                    f"≤{BODY_TOKEN_BUDGET} tokens)",
+                    0.50,
+                )
+            )
+        else:
+            points = round(max(0.0, 0.50 * (2 - over)), 4)
+            evidence.append(
+                Evidence(
+                    f"body over budget: {lines} lines, ~{tokens} tokens ({over:.1f}× the guide)",
+                    points,
+                )
+            )
+
+    if content_lines < 3:
+        return _total(
+            "progressive_disclosure", evidence + _deductions("progressive_disclosure", findings)
+        )
+    ref_files = list(doc.listing.under("references"))
+    linked_refs = [f for f in ref_files if f in facts.mentioned_files]
+    compact = lines <= COMPACT_LINES and tokens <= COMPACT_TOKENS
+    if ref_files and linked_refs:
+        share = len(linked_refs) / len(ref_files)
+        evidence.append(
+            Evidence(
+                f"detail in references/: {len(linked_refs)} of {len(ref_files)} files linked or named "
+                "in SKILL.md",
+                round(0.30 + 0.20 * share, 4),
+            )
+        )
+    elif ref_files:
+        evidence.append(
+            Evidence(
+                f"references/ has {len(ref_files)} files but SKILL.md links none of them", 0.10
+            )
+        )
+    elif compact:
+        evidence.append(Evidence("compact skill: nothing needs to move to references/", 0.50))
+    else:
+        evidence.append(Evidence("long body and no references/ to hold the detail", 0.0))
+    return _total(
+        "progressive_disclosure", evidence + _deductions("progressive_disclosure", findings)
+    )
+
+
+EXAMPLE_HEADING = re.compile(r"\b(?:examples?|usage|sample|demo|walkthrough)\b|示例|例子", re.I)
+USAGE_HEADING = re.compile(
+    r"\b(?:when to use|usage|how to|workflow|steps?|instructions?|quick ?start|process|procedure|"
+    r"getting started|use cases?)\b|使用|步骤|流程",
+    re.I,
+)
+EDGE_HEADING = re.compile(
+    r"\b(?:troubleshoot\w*|pitfalls?|edge cases?|common (?:mistakes|errors|issues)|gotchas?|"
+    r"limitations?|caveats?|faq|errors?|failure modes?|anti-?patterns?|don'?ts?)\b|注意|常见问题",
+    re.I,
+)
+
+
+def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
+    """Sections, examples, guidance and edge cases, read from the parse (never from code)."""
+    evidence: list[Evidence] = []
+    headings = doc.headings
+    sections = [h for h in headings if h.level in (2, 3)]
+    if headings:
+        evidence.append(Evidence("has headings", 0.10, headings[0].line))
+    if len(sections) >= 3:
+        evidence.append(Evidence(f"{len(sections)} sections (h2/h3)", 0.20))
+    elif sections:
+        evidence.append(
+            Evidence(f"{len(sections)} section(s) (h2/h3)", 0.08 * len(sections) + 0.02)
+        )
+    code = doc.code_blocks
+    example_heads = [h for h in headings if EXAMPLE_HEADING.search(h.text)]
+    if code or example_heads or doc.blockquotes:
+        what = f"{len(code)} code block(s)" if code else "an examples section or quoted example"
+        evidence.append(Evidence(f"shows examples: {what}", 0.20))
+    if code:
+        tagged = sum(1 for b in code if b.language or not b.fenced)
+        langs = sorted({b.language for b in code if b.language})
+        evidence.append(
+            Evidence(
+                f"{tagged} of {len(code)} code blocks name a language ({', '.join(langs) or 'none'})",
+                round(0.10 * tagged / len(code), 4),
+            )
+        )
+    elif example_heads or doc.blockquotes:
+        evidence.append(Evidence("prose examples need no language tags", 0.10))
+    usage = [h for h in headings if USAGE_HEADING.search(h.text)]
+    if usage:
+        evidence.append(
+            Evidence(f"usage guidance section ('{usage[0].text}')", 0.15, usage[0].line)
+        )
+    edges = [h for h in headings if EDGE_HEADING.search(h.text)]
+    if edges:
+        evidence.append(
+            Evidence(
+                f"edge cases / troubleshooting section ('{edges[0].text}')", 0.15, edges[0].line
+            )
+        )
+    if doc.tables or doc.list_items >= 3:
+        evidence.append(
+            Evidence(
+                f"structured content: {doc.tables} table(s), {doc.list_items} list items", 0.10
+            )
+        )
+    return _total(
+        "structural_completeness", evidence + _deductions("structural_completeness", findings)
+    )
+
+
+def token_efficiency(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
+    """Instructions without shouting or repetition (prose only; code is not counted)."""
+    evidence = [Evidence("start", 1.0)]
+    lines = max(1, facts.prose_lines)
+    directives = len(facts.directives)
+    density = directives / lines
+    for limit, cost in ((0.5, 0.4), (0.2, 0.2), (0.1, 0.1)):
+        if density > limit:
+            evidence.append(
+                Evidence(
+                    f"{directives} MUST/NEVER/ALWAYS in {lines} prose lines (density {density:.2f} > "
+                    f"{limit})",
+                    -cost,
+                    facts.directives[0][0],
+                )
+            )
+            break
+    blocks = [" ".join(p.text.split()).lower() for p in doc.prose if p.block != "heading"]
+    blocks = [b for b in blocks if len(b) >= 20]
+    if blocks:
+        counts = Counter(blocks)
+        repeated = sum(n - 1 for n in counts.values() if n > 1)
+        if repeated:
+            share = repeated / len(blocks)
+            evidence.append(
+                Evidence(
+                    f"{repeated} of {len(blocks)} prose blocks repeat earlier ones",
+                    -round(0.4 * share + 0.05, 4),
+                )
+            )
+    description = " ".join((doc.description or "").split()).lower()
+    if len(description) >= 40 and any(description == b for b in blocks):
+        evidence.append(Evidence("body repeats the description word for word", -0.05))
+    return _total("token_efficiency", evidence + _deductions("token_efficiency", findings))
+
+
+SEE_ALSO = re.compile(r"\b(?:see also|related|further reading|next steps|companion)\b", re.I)
+
+
+def ecosystem_coherence(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
+    """Points to its neighbours and says where it stops."""
+    evidence = [Evidence("start", 0.50)]
+    resolved = [r for r in facts.references if r.status in (RefStatus.OK, RefStatus.OUTSIDE)]
+    if resolved:
+        evidence.append(
+            Evidence(
+                f"{len(resolved)} working relative link(s)",
+                round(min(0.20, 0.05 * len(resolved)), 4),
+                resolved[0].line,
+            )
+        )
+    related = [h for h in doc.headings if SEE_ALSO.search(h.text)]
+    if related:
+        evidence.append(
+            Evidence(f"points to related material ('{related[0].text}')", 0.15, related[0].line)
+        )
+    if facts.trigger.negative:
+        evidence.append(
+            Evidence("description says when not to use it (boundary with neighbours)", 0.15)
+        )
+    return _total("ecosystem_coherence", evidence + _deductions("ecosystem_coherence", findings))
+
+
+def harness_portability(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
+    """Loads the same in Claude Code, Codex and other harnesses."""
+    evidence = [Evidence("start", 1.0)]
+    return _total("harness_portability", evidence + _deductions("harness_portability", findings))
+
+
+SUBSCORE_FUNCTIONS = (
+    frontmatter_quality,
+    orchestration_wiring,
+    progressive_disclosure,
+    structural_completeness,
+    token_efficiency,
+    ecosystem_coherence,
+    harness_portability,
+)
+
+
+def compute(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> dict[str, SubScore]:
+    return {fn.__name__: fn(doc, facts, findings) for fn in SUBSCORE_FUNCTIONS}

@@ -1,0 +1,371 @@
+"""Read a description the way a router does: is there a trigger, and for which contexts?
+
+The score follows the triggering rubric of PluginEval's ``references/rubrics.md``:
+a trigger with three or more specific, distinct contexts is excellent; length alone
+earns nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Clear statements of when to use a skill. Matched case-insensitively on the
+# description and ``when_to_use``; each match opens a trigger clause.
+TRIGGER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\buse\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+)?"
+        r"(?:only\s+|proactively\s+|automatically\s+|immediately\s+|primarily\s+|mainly\s+)?"
+        r"(?:when(?:ever)?|for|to|if|during|before|after|while|on|in\s+case)\b:?",
+        r"\bshould\s+be\s+used\s+(?:only\s+)?(?:when(?:ever)?|for|to|if|during|while)\b:?",
+        r"\b(?:invoke|activate|trigger|load|apply|consult|engage|call)\s+"
+        r"(?:this\s+skill\s+|this\s+|it\s+|me\s+)?(?:only\s+|proactively\s+|automatically\s+)?"
+        r"(?:when(?:ever)?|for|if|on|during|while)\b:?",
+        r"\btrigger(?:s|ed)?\s+(?:on|when|for|by|if)\b:?",
+        r"\bwhen\s+to\s+use\b:?",
+        r"\buse\s+cases?\s*:",
+        r"\b(?:useful|helpful)\s+(?:when(?:ever)?|for|if)\b",
+        r"\bpreferred\s+(?:for|when(?:ever)?)\b",
+        # Chinese, Japanese, Spanish, French, German.
+        r"(?:适用于|用于|使用场景[::]?|触发条件[::]?)",
+        r"当[^。.;;]{1,60}?时(?:使用|调用|触发|启用)",
+        r"在[^。.;;]{1,60}?时使用",
+        r"(?:場合に使用|ときに使用|時に使用)",
+        r"\b(?:úsal[oa]|usar|utilízal[oa])\s+(?:cuando|para|si)\b",
+        r"\butilise[rz]?\s+(?:quand|lorsque|pour|si)\b",
+        r"\b(?:verwende[nt]?|nutze[n]?)\s+(?:wenn|für|bei)\b",
+    )
+)
+
+TRIGGER = re.compile("|".join(f"(?:{p.pattern})" for p in TRIGGER_PATTERNS), re.IGNORECASE)
+PROACTIVE = re.compile(r"\b(?:proactively|automatically)\b", re.IGNORECASE)
+NEGATIVE = re.compile(
+    r"\b(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
+    r"use\s+\S+\s+instead|rather\s+than|not\s+intended\s+for|skip\s+(?:it|this)\s+(?:when|for))\b"
+    r"|不适用|不要用于",
+    re.IGNORECASE,
+)
+SITUATION = re.compile(r"\bwhen(?:ever)?\b|\bif\s+you\b|\bwhile\b", re.IGNORECASE)
+
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)[.!?。!?](?=\s|$)|\n\s*\n|[。!?]")
+_PAREN = re.compile(r"\([^()]*\)|（[^（）]*）")
+_SPLIT = re.compile(
+    r"\s*[;;,,、]\s*|\s+(?:or|and|and/or|as\s+well\s+as|plus)\s+(?=(?:when(?:ever)?|for|if|while|"
+    r"during|to|before|after|you)\b|\w+ing\b)|\s+or\s+|(?<=[\u4e00-\u9fff])(?:和|或|及|以及)",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(
+    r"^(?:(?:or|and|also|when(?:ever)?|for|to|if|while|during|before|after|on|in|"
+    r"the\s+user|a\s+user|users?|you|someone|they|asked\s+to|asks?\s+(?:to|for|about)|"
+    r"wants?\s+to|needs?\s+to|need\s+to|is|are|mentions?|requests?|says?|e\.g\.|such\s+as|"
+    r"like|including|either|any|the|a|an|with|about|is\s+asked\s+to)\b[\s:,]*)+",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#'.-]*[A-Za-z0-9+#]|[A-Za-z]|[\u3040-\u30ff\u4e00-\u9fff]+")
+
+STOPWORDS = frozenset(
+    """
+    a an the and or of to in on for with by from at as is are be been being it its this that
+    these those their there then than into onto over under about via per your you user users
+    how what which who whom whose why when whenever where while if so such e.g i.e etc any
+    all some each every more most other another can could should would will may might must
+    do does did done has have had not no nor only also just very using use used uses within
+    without between across after before during through upon them they he she we our us my me
+    i new
+    """.split()
+)
+# Verbs that say nothing about the task ("working with", "dealing with") and nouns that
+# name no specific object ("results", "code"): a context made only of these is generic.
+GENERIC_VERBS = frozenset(
+    """
+    work working works deal dealing handle handling help helping helps need needing needs
+    want wanting ask asking asks understand understanding understands do doing get getting
+    make making go going perform performing manage managing look looking
+    """.split()
+)
+GENERIC_NOUNS = frozenset(
+    """
+    evaluation evaluations result results thing things stuff task tasks work code data file
+    files issue issues problem problems question questions help content information info
+    project projects topic topics general various related matter matters request requests
+    anything something everything needed necessary relevant appropriate way ways case cases
+    skill skills tool tools item items situation situations purpose purposes it stuff
+    """.split()
+)
+
+
+@dataclass(frozen=True)
+class Context:
+    text: str
+    words: frozenset[str]
+    specific: bool
+
+
+@dataclass(frozen=True)
+class Contribution:
+    label: str
+    points: float
+
+
+@dataclass(frozen=True)
+class TriggerAnalysis:
+    has_trigger: bool
+    trigger_phrase: str | None
+    contexts: tuple[Context, ...]
+    negative: bool
+    proactive: bool
+    exempt: str | None
+    score: float
+    band: str
+    contributions: tuple[Contribution, ...]
+
+    @property
+    def specific_contexts(self) -> tuple[Context, ...]:
+        return tuple(c for c in self.contexts if c.specific)
+
+
+def words_of(text: str) -> list[str]:
+    """Lowercased words; a run of CJK characters counts one word per two characters."""
+    out: list[str] = []
+    for w in _WORD.findall(text):
+        if "\u3040" <= w[0] <= "\u9fff":
+            out += [w[i : i + 2] for i in range(0, len(w), 2)]
+        else:
+            out.append(w.lower().strip("'."))
+    return out
+
+
+def display_width(text: str) -> int:
+    """Length with wide (CJK) characters counted twice, so short Chinese text is not 'empty'."""
+    return len(text) + sum(1 for ch in text if "\u3040" <= ch <= "\u9fff")
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s"):
+        if len(word) > 4 and word.endswith(suffix) and not word.endswith("ss"):
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def find_trigger(text: str, pos: int = 0) -> re.Match[str] | None:
+    """The first clear statement of when to use the skill, at or after ``pos``."""
+    return TRIGGER.search(text, pos)
+
+
+def _clauses(text: str) -> list[str]:
+    """The text of every trigger clause: from each trigger phrase to the end of its sentence."""
+    clauses: list[str] = []
+    pos = 0
+    while pos < len(text):
+        match = find_trigger(text, pos)
+        if match is None:
+            break
+        start = match.end()
+        end_match = _SENTENCE_END.search(text, start)
+        end = end_match.start() if end_match else len(text)
+        if end == start and end_match:
+            end = end_match.end()
+        clauses.append(text[start:end])
+        pos = max(end, start + 1)
+    return clauses
+
+
+def _is_verb(word: str) -> bool:
+    return (word.endswith("ing") and len(word) > 4) or word in GENERIC_VERBS
+
+
+def _context(fragment: str, borrowed: list[str]) -> Context | None:
+    fragment = _LEAD.sub("", fragment.strip(" \t\n:-–—\"'`*")).strip()
+    if not fragment:
+        return None
+    words = [w for w in words_of(fragment) if w not in STOPWORDS]
+    if not words:
+        return None
+    verb: list[str] = []
+    if _is_verb(words[0]):
+        verb, words = words[:1], words[1:]
+    objects = [w for w in words if w not in GENERIC_VERBS]
+    if not objects and borrowed:
+        objects = borrowed
+    specific_words = [w for w in objects if w not in GENERIC_NOUNS]
+    specific = len(objects) >= 2 or bool(specific_words)
+    return Context(fragment, frozenset(_stem(w) for w in verb + objects), specific)
+
+
+def extract_contexts(clause: str) -> list[Context]:
+    """Split one trigger clause into contexts, however they are joined."""
+    inner = " ".join(m.group(0)[1:-1] for m in _PAREN.finditer(clause))
+    bare = _PAREN.sub(" ", clause)
+    fragments = [f for f in _SPLIT.split(bare) if f and f.strip()]
+    # A lone gerund ("designing, building, or reviewing APIs") shares the next object.
+    contexts: list[Context] = []
+    pending: list[str] = []
+    for fragment in fragments:
+        core = [w for w in words_of(_LEAD.sub("", fragment.strip())) if w not in STOPWORDS]
+        if len(core) == 1 and _is_verb(core[0]) and core[0] not in GENERIC_VERBS:
+            pending.append(fragment)
+            continue
+        ctx = _context(fragment, [])
+        if ctx is None:
+            continue
+        objects = sorted(ctx.words - {_stem(w) for w in core[:1] if _is_verb(w)})
+        for verb_only in pending:
+            borrowed = _context(verb_only, objects)
+            if borrowed is not None:
+                contexts.append(borrowed)
+        pending = []
+        contexts.append(ctx)
+    for verb_only in pending:
+        ctx = _context(verb_only, [])
+        if ctx is not None:
+            contexts.append(ctx)
+    if inner.strip() and contexts:
+        last = contexts[-1]
+        extra = frozenset(_stem(w) for w in words_of(inner) if w not in STOPWORDS)
+        contexts[-1] = Context(last.text, last.words | extra, last.specific or bool(extra))
+    return contexts
+
+
+def distinct(contexts: list[Context]) -> list[Context]:
+    """Drop contexts that repeat an earlier one (same words, or nearly)."""
+    kept: list[Context] = []
+    for ctx in contexts:
+        duplicate = False
+        for seen in kept:
+            union = ctx.words | seen.words
+            if union and len(ctx.words & seen.words) / len(union) >= 0.75:
+                duplicate = True
+                break
+        if not duplicate:
+            kept.append(ctx)
+    return kept
+
+
+def analyse(
+    description: str | None,
+    when_to_use: str | None = None,
+    name: str | None = None,
+    exempt: str | None = None,
+) -> TriggerAnalysis:
+    """Score how well a description tells a router when to pick the skill (0 to 1)."""
+    text = (description or "").strip()
+    extra = (when_to_use or "").strip()
+    contributions: list[Contribution] = []
+
+    def result(
+        score: float,
+        band: str,
+        has_trigger: bool = False,
+        phrase: str | None = None,
+        contexts: tuple[Context, ...] = (),
+    ) -> TriggerAnalysis:
+        return TriggerAnalysis(
+            has_trigger=has_trigger,
+            trigger_phrase=phrase,
+            contexts=contexts,
+            negative=bool(NEGATIVE.search(text + " " + extra)),
+            proactive=bool(PROACTIVE.search(text + " " + extra)),
+            exempt=exempt,
+            score=round(min(1.0, max(0.0, score)), 4),
+            band=band,
+            contributions=tuple(contributions),
+        )
+
+    content = [w for w in words_of(text) if w not in STOPWORDS]
+    name_words = set(words_of((name or "").replace("-", " ")))
+    if not text and not extra:
+        contributions.append(
+            Contribution("no description: nothing tells a router when to pick it", 0.0)
+        )
+        return result(0.0, "unusable")
+    if (
+        display_width(text) < 20 or set(content) <= name_words or len(set(content)) < 3
+    ) and not extra:
+        contributions.append(
+            Contribution("description too short or vague to route on (only repeats the name)", 0.10)
+        )
+        return result(0.10, "unusable")
+
+    clauses = _clauses(text)
+    if extra:
+        clauses.append(extra)
+    phrase_match = find_trigger(text)
+    phrase = phrase_match.group(0).strip() if phrase_match else ("when_to_use" if extra else None)
+    all_contexts: list[Context] = []
+    for clause in clauses:
+        all_contexts += extract_contexts(clause)
+    contexts = distinct(all_contexts)
+    specific = [c for c in contexts if c.specific]
+
+    if exempt and not clauses:
+        contributions.append(
+            Contribution(f"{exempt}: it does not trigger from its description", 0.50)
+        )
+        contributions.append(Contribution("description names its topic", 0.30))
+        return result(0.80, "exempt", contexts=tuple(contexts))
+
+    if not clauses or not contexts:
+        if SITUATION.search(text):
+            contributions.append(
+                Contribution("mentions situations but never says to use the skill then", 0.35)
+            )
+            return result(0.35, "weak")
+        contributions.append(Contribution("names its topic but has no trigger phrase", 0.30))
+        return result(0.30, "weak")
+
+    n = len(specific)
+    if n == 0:
+        contributions.append(
+            Contribution(
+                f"trigger '{phrase}' with only generic contexts ({_quote(contexts)})", 0.45
+            )
+        )
+        band, score = "partial", 0.45
+    elif n == 1:
+        contributions.append(
+            Contribution(f"trigger '{phrase}' with one specific context ({_quote(specific)})", 0.55)
+        )
+        band, score = "partial", 0.55
+    elif n == 2:
+        contributions.append(
+            Contribution(
+                f"trigger '{phrase}' with two specific contexts ({_quote(specific)})", 0.70
+            )
+        )
+        band, score = "good", 0.70
+    else:
+        more = min(n - 3, 2) * 0.03
+        contributions.append(
+            Contribution(
+                f"trigger '{phrase}' with {n} specific, distinct contexts ({_quote(specific)})",
+                round(0.85 + more, 4),
+            )
+        )
+        band, score = "excellent", 0.85 + more
+    if n >= 2:
+        if NEGATIVE.search(text + " " + extra):
+            contributions.append(Contribution("says when not to use it (disambiguates)", 0.04))
+            score += 0.04
+        if PROACTIVE.search(text + " " + extra):
+            contributions.append(Contribution("asks to be used proactively", 0.02))
+            score += 0.02
+        ceiling = 0.79 if n == 2 else 1.0
+        if score > ceiling:
+            contributions.append(
+                Contribution("capped at the band's top", round(ceiling - score, 4))
+            )
+            score = ceiling
+    return result(score, band, True, phrase, tuple(contexts))
+
+
+def _quote(contexts: list[Context] | tuple[Context, ...], limit: int = 4) -> str:
+    shown = [f'"{_short(c.text)}"' for c in contexts[:limit]]
+    if len(contexts) > limit:
+        shown.append(f"+{len(contexts) - limit} more")
+    return ", ".join(shown)
+
+
+def _short(text: str, width: int = 48) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
