@@ -511,6 +511,8 @@ class _Walk:
         if at < 0:
             return 1
         bracket = source.rfind("[", 0, at)
+        if bracket > 0 and source[bracket - 1] == "!":
+            bracket -= 1
         return (bracket if bracket >= 0 else at) + 1
 
 

@@ -29,8 +29,8 @@ TRIGGER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\bpreferred\s+(?:for|when(?:ever)?)\b",
         # Chinese, Japanese, Spanish, French, German.
         r"(?:适用于|用于|使用场景[::]?|触发条件[::]?)",
-        r"当[^。.;;]{1,60}?时(?:使用|调用|触发|启用)",
-        r"在[^。.;;]{1,60}?时使用",
+        r"当(?P<inner>[^。.;;]{1,60}?)时(?:使用|调用|触发|启用)",
+        r"在(?P<inner2>[^。.;;]{1,60}?)时使用",
         r"(?:場合に使用|ときに使用|時に使用)",
         r"\b(?:úsal[oa]|usar|utilízal[oa])\s+(?:cuando|para|si)\b",
         r"\butilise[rz]?\s+(?:quand|lorsque|pour|si)\b",
@@ -162,6 +162,9 @@ def _clauses(text: str) -> list[str]:
         if match is None:
             break
         start = match.end()
+        inner = match.groupdict().get("inner") or match.groupdict().get("inner2")
+        if inner:  # "当…时使用": the situation sits inside the phrase
+            clauses.append(inner)
         end_match = _SENTENCE_END.search(text, start)
         end = end_match.start() if end_match else len(text)
         if end == start and end_match:
@@ -305,6 +308,11 @@ def analyse(
         contributions.append(Contribution("description names its topic", 0.30))
         return result(0.80, "exempt", contexts=tuple(contexts))
 
+    if phrase_match and not contexts:
+        contributions.append(
+            Contribution(f"trigger '{phrase}' but no situation after it (e.g. 'when needed')", 0.40)
+        )
+        return result(0.40, "partial", True, phrase)
     if not clauses or not contexts:
         if SITUATION.search(text):
             contributions.append(

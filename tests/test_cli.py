@@ -1,0 +1,230 @@
+"""The command line: outputs, exit codes, configuration and suppressions."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from plugin_eval.cli import app
+from plugin_eval.rules import SKILL_RULES
+from tests.conftest import SEEDS, MakeSkill
+
+GOOD = (
+    "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, "
+    "cleaning column names, or merging ledger files.\n---\n\n# CSV\n\n## Steps\n\nTrim cells.\n"
+)
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_text_output_is_short_and_names_score_and_findings(make_skill: MakeSkill) -> None:
+    code, out, _ = run(
+        "score", str(make_skill(GOOD.replace("Trim cells.", "See [x](references/x.md).")))
+    )
+    assert code == 1  # an ORPHAN_REFERENCE is an error, and --fail-on defaults to error
+    assert "/100" in out and "PE201" in out and "ORPHAN_REFERENCE" in out and "fix:" in out
+    assert "SKILL.md:10:5" in out
+
+
+def test_clean_skill_exits_zero(make_skill: MakeSkill) -> None:
+    code, _, _ = run("score", str(make_skill(GOOD)))
+    assert code == 0
+
+
+def test_json_output_validates_against_the_published_schema(make_skill: MakeSkill) -> None:
+    _, out, _ = run("score", str(make_skill(GOOD)), "--output", "json")
+    _, schema_text, _ = run("schema")
+    report = json.loads(out)
+    jsonschema.validate(report, json.loads(schema_text))
+    assert {"layers", "composite", "findings"} <= report.keys()
+    assert {"score", "ci_lower", "ci_upper", "badge", "dimensions"} <= report["composite"].keys()
+
+
+def test_json_is_identical_between_runs_apart_from_the_timestamp(make_skill: MakeSkill) -> None:
+    folder = str(make_skill(GOOD))
+    first = json.loads(run("score", folder, "-o", "json")[1])
+    second = json.loads(run("score", folder, "-o", "json")[1])
+    first.pop("generated_at"), second.pop("generated_at")
+    assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
+
+
+def test_markdown_output(make_skill: MakeSkill) -> None:
+    _, out, _ = run("score", str(make_skill(GOOD)), "--output", "markdown", "--explain")
+    assert out.startswith("## example-skill:")
+    assert "| triggering_accuracy | 0.25 |" in out and "### Evidence" in out
+
+
+def test_explain_shows_evidence(make_skill: MakeSkill) -> None:
+    _, out, _ = run("score", str(make_skill(GOOD)), "--explain")
+    assert "frontmatter_quality" in out and "3 specific, distinct contexts" in out
+
+
+def test_threshold_sets_exit_one(make_skill: MakeSkill) -> None:
+    folder = str(make_skill(GOOD))
+    assert run("score", folder, "--threshold", "99")[0] == 1
+    assert run("score", folder, "--threshold", "1")[0] == 0
+
+
+def test_fail_on_levels(make_skill: MakeSkill) -> None:
+    folder = str(
+        make_skill(
+            GOOD.replace("Formats CSV reports.", "Formats CSV reports for you.").replace(
+                "name: example-skill", "name: example-skill\nversion: 1"
+            )
+        )
+    )
+    assert run("score", folder)[0] == 0  # only a warning
+    assert run("score", folder, "--fail-on", "warning")[0] == 1
+    assert run("score", folder, "--fail-on", "none")[0] == 0
+
+
+def test_select_and_ignore(make_skill: MakeSkill) -> None:
+    folder = str(make_skill(GOOD.replace("Trim cells.", "See [x](references/x.md).")))
+    assert "PE201" not in run("score", folder, "--ignore", "PE201", "-o", "json")[1]
+    assert run("score", folder, "--ignore", "ORPHAN_REFERENCE")[0] == 0
+    out = json.loads(run("score", folder, "--select", "PE1", "-o", "json")[1])
+    assert all(f["code"].startswith("PE1") for f in out["findings"])
+
+
+def test_unknown_selector_is_a_usage_error(make_skill: MakeSkill) -> None:
+    code, _, err = run("score", str(make_skill(GOOD)), "--ignore", "PE999")
+    assert code == 2 and "PE999" in err
+
+
+def test_inline_suppression_hides_one_finding(make_skill: MakeSkill) -> None:
+    text = GOOD.replace(
+        "Trim cells.",
+        "<!-- plugin-eval: ignore PE201 -->\nSee [x](references/x.md).\n\nAnd [y](references/y.md).",
+    )
+    report = json.loads(run("score", str(make_skill(text)), "-o", "json")[1])
+    assert [f["line"] for f in report["findings"] if f["code"] == "PE201"] == [13]
+    assert report["counts"]["suppressed"] == 1
+
+
+def test_yaml_comment_suppresses_a_frontmatter_finding(make_skill: MakeSkill) -> None:
+    text = GOOD.replace(
+        "name: example-skill\n", "name: example-skill\nversion: 2  # plugin-eval: ignore PE108\n"
+    )
+    report = json.loads(run("score", str(make_skill(text)), "-o", "json")[1])
+    assert "PE108" not in {f["code"] for f in report["findings"]}
+
+
+def test_config_in_pyproject_is_found_above_the_skill(
+    make_skill: MakeSkill, tmp_path: Path
+) -> None:
+    folder = make_skill(GOOD.replace("Trim cells.", "See [x](references/x.md)."))
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.plugin-eval]\nignore = ["PE201"]\nthreshold = 10\n'
+    )
+    assert run("score", str(folder))[0] == 0
+    assert run("score", str(folder), "--isolated")[0] == 1
+
+
+def test_plugin_eval_toml_per_path_ignores(make_skill: MakeSkill, tmp_path: Path) -> None:
+    folder = make_skill(GOOD.replace("Trim cells.", "See [x](references/x.md)."))
+    (tmp_path / ".plugin-eval.toml").write_text(
+        f'[per-path-ignores]\n"{folder.as_posix()}" = ["PE2"]\n'
+    )
+    assert run("score", str(folder))[0] == 0
+
+
+def test_broken_config_is_a_usage_error_naming_the_file(
+    make_skill: MakeSkill, tmp_path: Path
+) -> None:
+    folder = make_skill(GOOD)
+    (tmp_path / ".plugin-eval.toml").write_text("ignore = [\n")
+    code, _, err = run("score", str(folder))
+    assert code == 2 and ".plugin-eval.toml" in err
+
+
+def test_folder_without_skill_md_is_a_usage_error(tmp_path: Path) -> None:
+    code, out, err = run("score", str(tmp_path))
+    assert code == 2 and "no SKILL.md" in err and "Traceback" not in out + err
+
+
+def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
+    assert run("score", str(tmp_path / "nope"))[0] == 2
+
+
+@pytest.mark.parametrize("depth", ["standard", "deep", "thorough"])
+def test_depths_without_their_layers_say_so(depth: str, make_skill: MakeSkill) -> None:
+    code, _, err = run("score", str(make_skill(GOOD)), "--depth", depth)
+    assert code == 2 and "use --depth quick" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [
+        (b"\x00\x01binary\x00", "PE005"),
+        (b"---\nname: example-skill\ndescription: [unclosed\n---\n# Body\n", "PE003"),
+        (b"", "PE006"),
+        (b"\xff\xfe---\n", "PE005"),
+    ],
+)
+def test_broken_input_is_a_finding_not_a_traceback(
+    content: bytes, code: str, make_skill: MakeSkill
+) -> None:
+    result = runner.invoke(app, ["score", str(make_skill(content)), "-o", "json"])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert code in {f["code"] for f in report["findings"]}
+    assert 0 <= report["composite"]["score"] <= 100
+
+
+@pytest.mark.skipif(not SEEDS.exists(), reason="shared seeds not present")
+def test_seed_003_collapsed_frontmatter(make_skill: MakeSkill) -> None:
+    raw = (SEEDS / "003_889515ea484246ad.txt").read_bytes()
+    report = json.loads(run("score", str(make_skill(raw, folder="benchmark")), "-o", "json")[1])
+    found = {(f["code"], f["line"]) for f in report["findings"]}
+    assert ("PE001", 1) in found and ("PE101", 1) in found
+    assert "collapsed" in next(f["message"] for f in report["findings"] if f["code"] == "PE001")
+
+
+def test_batch_keeps_going_past_a_broken_skill(make_skill: MakeSkill) -> None:
+    good = make_skill(GOOD)
+    bad = make_skill(b"---\nname: [\n---\n", folder="broken")
+    code, out, _ = run("score", str(bad), str(good), "-o", "json")
+    reports = json.loads(out)["reports"]
+    assert [r["name"] for r in reports] == ["broken", "example-skill"]
+    assert code == 1
+
+
+def test_plugin_folder_scores_each_skill(tmp_path: Path) -> None:
+    plugin = tmp_path / "my-plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "my-plugin"}')
+    for name in ("one", "two"):
+        (plugin / "skills" / name).mkdir(parents=True)
+        (plugin / "skills" / name / "SKILL.md").write_text(GOOD.replace("example-skill", name))
+    reports = json.loads(run("score", str(plugin), "-o", "json")[1])["reports"]
+    assert [r["name"] for r in reports] == ["one", "two"]
+
+
+def test_rules_and_rule_commands() -> None:
+    code, out, _ = run("rules")
+    assert code == 0 and all(r.code in out for r in SKILL_RULES)
+    code, out, _ = run("rule", "PE201")
+    assert code == 0 and "ORPHAN_REFERENCE" in out and "## Failing example" in out
+    assert run("rule", "orphan-reference")[1] == out
+    assert run("rule", "PE000")[0] == 2
+
+
+def test_python_dash_m_works() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "plugin_eval", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.startswith("plugin-eval ")

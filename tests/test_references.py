@@ -1,0 +1,67 @@
+"""References come from the Markdown parse: code and URLs are never references."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import CORPUS_REAL, MakeSkill, codes, score
+
+HEAD = "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, cleaning column names, or merging CSV files.\n---\n\n"
+
+
+def test_paths_in_code_and_urls_are_not_references(make_skill: MakeSkill) -> None:
+    body = (
+        "# Title\n\n"
+        "Inline `references/missing.md` and `[x](references/gone.md)` are code.\n\n"
+        "```markdown\n[link](references/nope.md)\nsee skills/other/SKILL.md\n```\n\n"
+        "    [indented](references/indented.md)\n\n"
+        "A URL https://example.com/references/remote.md and [site](https://x.org/references/a.md).\n"
+    )
+    result = score(make_skill(HEAD + body))
+    assert not {"PE201", "PE202", "PE203"} & set(codes(result))
+
+
+def test_missing_link_image_and_prose_path_are_reported_with_lines(make_skill: MakeSkill) -> None:
+    body = (
+        "# Title\n\n"
+        "See [guide](references/guide.md).\n\n"
+        "![chart](assets/chart.png)\n\n"
+        "Details live in references/extra.md for later.\n"
+    )
+    result = score(make_skill(HEAD + body))
+    found = [(f.code, f.line, f.column) for f in result.findings if f.code == "PE201"]
+    assert found == [("PE201", 8, 5), ("PE201", 10, 1), ("PE201", 12, 17)]
+
+
+def test_existing_targets_and_anchors_are_fine(make_skill: MakeSkill) -> None:
+    body = (
+        "# Title\n\n[guide](references/guide.md#part) and [top](#title) and [mail](mailto:a@b.c)\n"
+    )
+    result = score(make_skill(HEAD + body, files={"references/guide.md": "# Guide\n"}))
+    assert "PE201" not in codes(result)
+
+
+def test_link_out_of_the_folder_to_nothing_is_a_dead_cross_ref(make_skill: MakeSkill) -> None:
+    result = score(make_skill(HEAD + "# T\n\nSee [other](../other-skill/SKILL.md).\n"))
+    assert [(f.code, f.line) for f in result.findings if f.code.startswith("PE2")] == [("PE202", 8)]
+
+
+def test_link_out_of_the_folder_to_a_sibling_warns_but_is_not_read(make_skill: MakeSkill) -> None:
+    make_skill(HEAD.replace("example-skill", "other-skill") + "# Other\n", folder="other-skill")
+    result = score(make_skill(HEAD + "# T\n\nSee [other](../other-skill/SKILL.md).\n"))
+    assert [f.code for f in result.findings if f.code.startswith("PE2")] == ["PE203"]
+
+
+def test_absolute_path_is_never_followed(make_skill: MakeSkill) -> None:
+    result = score(make_skill(HEAD + "# T\n\nSee [passwd](/etc/passwd).\n"))
+    assert [f.code for f in result.findings if f.code.startswith("PE2")] == ["PE203"]
+
+
+ON_CALL = CORPUS_REAL / "wshobson-agents/incident-response/skills/on-call-handoff-patterns"
+
+
+@pytest.mark.skipif(not ON_CALL.exists(), reason="shared corpus-real not present")
+def test_on_call_handoff_reports_its_two_dead_links() -> None:
+    result = score(ON_CALL)
+    dead = [(f.flag, f.line) for f in result.findings if f.code in ("PE201", "PE202")]
+    assert dead == [("DEAD_CROSS_REF", 69), ("DEAD_CROSS_REF", 70)]

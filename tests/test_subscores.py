@@ -1,0 +1,136 @@
+"""Sub-scores read the parse and explain themselves with evidence."""
+
+from __future__ import annotations
+
+from tests.conftest import MakeSkill, score
+
+HEAD = (
+    "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, "
+    "cleaning column names, or merging CSV files.\n---\n\n"
+)
+
+ORCHESTRATOR = (
+    HEAD
+    + """# Release manager
+
+You will first assess the situation, then dispatch work. Delegate the build to the
+build-agent, coordinate the reviewers, and orchestrate the deploy. Call the qa-runner agent
+and loop until every check passes.
+"""
+)
+
+WORKER_PROSE = (
+    HEAD
+    + """# CSV cleanup
+
+Clean the file. Trim spaces in every cell and lowercase the header names.
+Then write the cleaned file next to the original.
+"""
+)
+
+WORKER_CONTRACT = (
+    HEAD
+    + """# CSV cleanup
+
+## Input
+
+- `path`: the CSV file to clean.
+
+## Steps
+
+```bash
+csvclean data.csv
+```
+
+```python
+rows = read(path)
+```
+
+## Output
+
+```json
+{"cleaned_path": "string", "rows": 0, "renamed_columns": ["string"]}
+```
+"""
+)
+
+
+def _orchestration(folder_text: str, make_skill: MakeSkill) -> float:
+    return score(make_skill(folder_text)).subscores["orchestration_wiring"].score
+
+
+def test_orchestration_bands_follow_the_rubric(make_skill: MakeSkill) -> None:
+    agent = _orchestration(ORCHESTRATOR, make_skill)
+    prose_worker = _orchestration(WORKER_PROSE, make_skill)
+    contract = _orchestration(WORKER_CONTRACT, make_skill)
+    assert agent < 0.20
+    assert 0.40 <= prose_worker < 0.60
+    assert 0.80 <= contract <= 1.0
+
+
+def test_orchestration_evidence_names_the_signals_and_lines(make_skill: MakeSkill) -> None:
+    result = score(make_skill(ORCHESTRATOR))
+    evidence = result.subscores["orchestration_wiring"].evidence
+    signals = [e for e in evidence if e.label.startswith("orchestrator signals")]
+    assert signals and signals[0].points < 0 and signals[0].line == 8
+
+
+def test_orchestration_words_in_code_do_not_count(make_skill: MakeSkill) -> None:
+    text = WORKER_PROSE + "\n```bash\norchestrate --dispatch --delegate\n```\n"
+    assert _orchestration(text, make_skill) >= 0.40
+
+
+def test_short_complete_skill_is_not_punished_as_a_stub(make_skill: MakeSkill) -> None:
+    result = score(make_skill(WORKER_CONTRACT))
+    assert result.subscores["progressive_disclosure"].score == 1.0
+
+
+def test_long_body_without_references_loses_progressive_disclosure(make_skill: MakeSkill) -> None:
+    long_text = WORKER_PROSE + "".join(
+        f"- step {i}: trim the cells of column {i}\n" for i in range(600)
+    )
+    result = score(make_skill(long_text))
+    assert result.subscores["progressive_disclosure"].score < 0.5
+
+
+def test_linked_references_restore_progressive_disclosure(make_skill: MakeSkill) -> None:
+    long_text = (
+        WORKER_PROSE
+        + "\nSee [the column guide](references/columns.md).\n"
+        + "".join(f"- step {i}\n" for i in range(300))
+    )
+    folder = make_skill(long_text, files={"references/columns.md": "# Columns\n"})
+    assert score(folder).subscores["progressive_disclosure"].score >= 0.8
+
+
+def test_structure_ignores_headings_inside_code(make_skill: MakeSkill) -> None:
+    fenced = HEAD + "# T\n\n```markdown\n## Examples\n## Troubleshooting\n```\n"
+    real = HEAD + "# T\n\n## Examples\n\nx\n\n## Troubleshooting\n\ny\n"
+    assert (
+        score(make_skill(fenced, folder="a")).subscores["structural_completeness"].score
+        < score(make_skill(real, folder="b")).subscores["structural_completeness"].score
+    )
+
+
+def test_directives_in_code_do_not_cost_token_efficiency(make_skill: MakeSkill) -> None:
+    shouting = HEAD + "# T\n\n" + "".join(f"You MUST check {i}.\n\n" for i in range(10))
+    in_code = HEAD + "# T\n\nCheck each.\n\n```text\n" + "MUST NEVER ALWAYS\n" * 10 + "```\n"
+    assert score(make_skill(shouting, folder="a")).subscores["token_efficiency"].score < 0.7
+    assert score(make_skill(in_code, folder="b")).subscores["token_efficiency"].score == 1.0
+
+
+def test_every_sub_score_is_the_clamped_sum_of_its_evidence(make_skill: MakeSkill) -> None:
+    for text in (ORCHESTRATOR, WORKER_PROSE, WORKER_CONTRACT):
+        result = score(make_skill(text))
+        for sub in result.subscores.values():
+            total = sum(e.points for e in sub.evidence)
+            assert sub.score == round(min(1.0, max(0.0, total)), 4)
+
+
+def test_non_anti_pattern_findings_lower_their_sub_score_with_evidence(
+    make_skill: MakeSkill,
+) -> None:
+    bad = HEAD.replace("name: example-skill", "name: Example_Skill") + "# T\n\nx\n"
+    result = score(make_skill(bad))
+    evidence = result.subscores["frontmatter_quality"].evidence
+    assert any(e.label.startswith("PE104") and e.points < 0 and e.line == 2 for e in evidence)

@@ -1,0 +1,132 @@
+"""The triggering score follows the rubric bands of seed 002's references/rubrics.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from plugin_eval.triggering import analyse
+from tests.conftest import MakeSkill, codes, frontmatter, score
+
+# The four rated example descriptions of the rubric, with their rated band.
+RATED = [
+    ("PluginEval quality methodology — dimensions, rubrics, statistical methods.", 0.20, 0.39),
+    (
+        "PluginEval quality methodology — dimensions, rubrics. Use when understanding evaluation.",
+        0.40,
+        0.59,
+    ),
+    (
+        "PluginEval quality methodology. Use this skill when understanding how plugin quality is "
+        "measured or when interpreting evaluation results.",
+        0.60,
+        0.79,
+    ),
+    (
+        "PluginEval quality methodology — dimensions, rubrics, statistical methods. Use this skill "
+        "when understanding how plugin quality is measured, interpreting evaluation results, "
+        "setting score thresholds, or explaining quality badges to stakeholders.",
+        0.80,
+        1.00,
+    ),
+]
+
+
+@pytest.mark.parametrize(("description", "low", "high"), RATED)
+def test_rated_rubric_descriptions_land_in_their_band(
+    description: str, low: float, high: float
+) -> None:
+    score = analyse(description, name="evaluation-methodology").score
+    assert low <= score <= high
+
+
+@pytest.mark.parametrize(("description", "low", "high"), RATED)
+def test_rated_descriptions_reach_the_dimension_through_the_report(
+    description: str, low: float, high: float, make_skill: MakeSkill
+) -> None:
+    result = score(make_skill(frontmatter(f'"{description}"')))
+    triggering = next(d for d in result.composite.dimensions if d.name == "triggering_accuracy")
+    assert triggering.score is not None
+    assert low <= triggering.score <= high
+
+
+@pytest.mark.parametrize(
+    "description",
+    ["", "CSV", "example skill", "A skill about evaluation"],
+)
+def test_absent_or_vague_descriptions_are_unusable(description: str) -> None:
+    assert analyse(description, name="example-skill").score < 0.20
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        ("Formats reports. Use for CSV exports, column cleanup, and merge conflicts.", 3),
+        ("Formats reports. Use when designing, building, or reviewing REST APIs.", 3),
+        (
+            "Formats reports. Use when exporting CSV tables; cleaning column names; merging ledger files.",
+            3,
+        ),
+        (
+            "Formats reports. Use this skill only when exporting CSV tables or merging spreadsheets.",
+            2,
+        ),
+    ],
+)
+def test_contexts_are_counted_however_they_are_joined(description: str, expected: int) -> None:
+    assert len(analyse(description).specific_contexts) == expected
+
+
+def test_length_alone_earns_nothing() -> None:
+    short = "Formats CSV reports for finance teams and their auditors."
+    padded = short + " It is thorough, careful, complete and very well documented." * 8
+    assert analyse(padded).score == analyse(short).score
+
+
+def test_generic_single_context_scores_below_a_specific_one() -> None:
+    generic = analyse("CSV report helper. Use when working with files.")
+    specific = analyse("CSV report helper. Use when merging quarterly CSV exports.")
+    assert generic.score < specific.score < 0.60
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Formats CSV reports. Use when exporting tables.",
+        "Formats CSV reports. Use for exporting tables.",
+        "Formats CSV reports. Use to export tables.",
+        "Formats CSV reports. Use this skill ONLY when exporting tables.",
+        "Formats CSV reports. This skill should be used when exporting tables.",
+        "Formats CSV reports. Invoke when exporting tables.",
+        "Formats CSV reports. Activate when exporting tables.",
+        "Formats CSV reports. Triggers on CSV export requests.",
+        "Formats CSV reports. Use PROACTIVELY for exporting tables.",
+        "格式化 CSV 报表。用于导出表格、清理列名和合并文件。",
+        "格式化 CSV 报表。当需要导出表格时使用。",
+        "Formatea informes CSV. Úsalo cuando exportes tablas.",
+    ],
+)
+def test_trigger_statements_are_recognised(description: str) -> None:
+    assert analyse(description).has_trigger
+
+
+def test_when_to_use_field_counts_as_a_trigger(make_skill: MakeSkill) -> None:
+    folder = make_skill(
+        frontmatter(
+            "Formats CSV reports for finance teams.",
+            extra="when_to_use: Exporting ledgers, cleaning column names, or merging CSV files.\n",
+        )
+    )
+    result = score(folder)
+    assert "PE102" not in codes(result)
+    assert result.subscores["frontmatter_quality"].score >= 0.80
+
+
+@pytest.mark.parametrize("extra", ["disable-model-invocation: true\n", "paths: ['**/*.csv']\n"])
+def test_skills_that_do_not_trigger_from_text_are_exempt(extra: str, make_skill: MakeSkill) -> None:
+    folder = make_skill(frontmatter("Formats CSV reports for finance teams.", extra=extra))
+    assert "PE102" not in codes(score(folder))
+
+
+def test_missing_trigger_fires_on_topic_only_description(make_skill: MakeSkill) -> None:
+    folder = make_skill(frontmatter("Formats CSV reports for finance teams and auditors."))
+    assert "PE102" in codes(score(folder))
