@@ -169,7 +169,8 @@ def score(
             continue
         reports.append(build_report(result, stamp))
 
-    out = Console(highlight=False, soft_wrap=False)
+    # Off a terminal, never truncate paths to 80 columns (logs, CI, pipes).
+    out = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
     if output is Output.json:
         payload = (
             reports[0]

@@ -10,6 +10,7 @@ from enum import Enum
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import unquote
 
 import yaml
 from frontmatter.default_handlers import YAMLHandler
@@ -493,7 +494,8 @@ class _Walk:
                 self.comments.append(Prose(child.content, line, "html"))
             elif kind in ("link_open", "image"):
                 attr = "href" if kind == "link_open" else "src"
-                target = str(child.attrs.get(attr, ""))
+                # markdown-it percent-encodes destinations; keep what the author wrote
+                target = unquote(str(child.attrs.get(attr, "")))
                 column = self._column(line, target)
                 text = child.content if kind == "image" else ""
                 self.links.append(Link(target, text, line, column, kind == "image"))

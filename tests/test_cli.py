@@ -228,3 +228,10 @@ def test_python_dash_m_works() -> None:
         check=False,
     )
     assert done.returncode == 0 and done.stdout.startswith("plugin-eval ")
+
+
+def test_unknown_field_suggests_the_known_one(make_skill: MakeSkill) -> None:
+    text = GOOD.replace("name: example-skill\n", "name: example-skill\ndescripton: typo\n")
+    report = json.loads(run("score", str(make_skill(text)), "-o", "json")[1])
+    (finding,) = [f for f in report["findings"] if f["code"] == "PE108"]
+    assert "did you mean 'description'?" in finding["message"]

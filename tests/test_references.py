@@ -65,3 +65,10 @@ def test_on_call_handoff_reports_its_two_dead_links() -> None:
     result = score(ON_CALL)
     dead = [(f.flag, f.line) for f in result.findings if f.code in ("PE201", "PE202")]
     assert dead == [("DEAD_CROSS_REF", 69), ("DEAD_CROSS_REF", 70)]
+
+
+def test_messages_and_columns_use_the_path_as_written(make_skill: MakeSkill) -> None:
+    result = score(make_skill(HEAD + "# T\n\nSee the [notes](references/notés.md).\n"))
+    (finding,) = [f for f in result.findings if f.code == "PE201"]
+    assert "'references/notés.md'" in finding.message
+    assert (finding.line, finding.column) == (8, 9)

@@ -134,3 +134,18 @@ def test_non_anti_pattern_findings_lower_their_sub_score_with_evidence(
     result = score(make_skill(bad))
     evidence = result.subscores["frontmatter_quality"].evidence
     assert any(e.label.startswith("PE104") and e.points < 0 and e.line == 2 for e in evidence)
+
+
+def test_typed_fields_in_backticks_count_as_a_structured_output(make_skill: MakeSkill) -> None:
+    text = HEAD + (
+        "# T\n\n## Input\n\n- `path`: the file.\n\n## Output\n\n"
+        "- `rows` (int): rows kept.\n- `dropped` (int): rows removed.\n"
+    )
+    evidence = score(make_skill(text)).subscores["orchestration_wiring"].evidence
+    assert evidence[0].label.startswith("band: explicit input and output sections")
+
+
+def test_an_unreadable_file_scores_zero_everywhere(make_skill: MakeSkill) -> None:
+    result = score(make_skill(b"\x00\x01\x02"))
+    assert all(sub.score == 0.0 for sub in result.subscores.values())
+    assert result.composite.score == 0.0

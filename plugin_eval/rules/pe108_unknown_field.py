@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
@@ -36,7 +37,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for key, info in doc.fields.items():
         if key in KNOWN_FIELDS:
             continue
-        near = [k for k in sorted(KNOWN_FIELDS) if _close(key, k)]
+        near = difflib.get_close_matches(
+            key.lower().replace("_", "-"), sorted(KNOWN_FIELDS), 1, 0.75
+        )
+        near = near or [k for k in sorted(KNOWN_FIELDS) if _close(key, k)]
         hint = f" (did you mean '{near[0]}'?)" if near else ""
         yield RULE.finding(
             doc,

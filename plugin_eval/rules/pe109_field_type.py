@@ -37,8 +37,12 @@ def expected_type(key: str, value: Any) -> str | None:
     if key == "metadata":
         if not isinstance(value, dict):
             return "a mapping of string keys to string values"
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-            return "a mapping of string keys to string values (quote numbers and dates)"
+        for k, v in value.items():
+            if not isinstance(k, str) or not isinstance(v, str):
+                return (
+                    f"a mapping of string keys to string values, but '{k}' holds "
+                    f"{_describe(v)} (quote numbers and dates)"
+                )
         return None
     if key in ("allowed-tools", "disallowed-tools", "paths"):
         return None if _str_or_list(value) else "a string or a list of strings"
@@ -60,7 +64,12 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         if expected is not None:
             yield RULE.finding(
                 doc,
-                f"'{key}' should be {expected}, got {_describe(value)}",
+                f"'{key}' should be {expected}"
+                + (
+                    ""
+                    if key == "metadata" and isinstance(value, dict)
+                    else f", got {_describe(value)}"
+                ),
                 info.line,
                 info.column,
                 fix=f"Write '{key}' as {expected}.",
@@ -77,7 +86,7 @@ def _describe(value: Any) -> str:
         list: "a list",
         dict: "a mapping",
         str: "a string",
-    }.get(type(value), type(value).__name__)
+    }.get(type(value), f"a {type(value).__name__}")
     return kind
 
 

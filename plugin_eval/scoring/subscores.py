@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from plugin_eval.analysis import Facts, RefStatus
-from plugin_eval.document import Prose, SkillDocument
+from plugin_eval.document import Problem, Prose, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import BY_CODE
 
@@ -138,7 +138,8 @@ STRUCTURED_LANGS = frozenset(
         "csv",
     }
 )
-FIELD_ITEM = re.compile(r"^\s*[\w.\[\]-]+\s*(?:\(|:|—|–| - )")
+# A typed field in a list or table row: "- `name` (string): …", "| count | int |".
+FIELD_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)?\s*[`*]*[\w.\[\]-]+[`*]*\s*(?:\(|:|—|–| - |\|)")
 
 
 def _join(prose: list[Prose]) -> tuple[str, list[int]]:
@@ -183,7 +184,9 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         [
             p
             for p in prose
-            if p.block in ("list", "table") and in_outputs(p.line) and FIELD_ITEM.match(p.text)
+            if p.block in ("list", "table")
+            and in_outputs(p.line)
+            and FIELD_ITEM.match(doc.line_text(p.line))
         ]
         if spans
         else []
@@ -191,6 +194,11 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     worker_code = [b for b in doc.code_blocks if not in_outputs(b.line)]
 
     evidence: list[Evidence] = []
+    if not prose and not doc.code_blocks:
+        evidence.append(Evidence("no instructions in the body: nothing works as a worker", 0.0))
+        return _total(
+            "orchestration_wiring", evidence + _deductions("orchestration_wiring", findings)
+        )
     if inputs and outputs and (structured or len(field_lists) >= 2):
         evidence.append(
             Evidence(
@@ -382,6 +390,10 @@ def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Fin
 
 def token_efficiency(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Instructions without shouting or repetition (prose only; code is not counted)."""
+    if not doc.tokens:
+        return _total(
+            "token_efficiency", [Evidence("no body: no instructions to be efficient", 0.0)]
+        )
     evidence = [Evidence("start", 1.0)]
     lines = max(1, facts.prose_lines)
     directives = len(facts.directives)
@@ -460,5 +472,13 @@ SUBSCORE_FUNCTIONS = (
 )
 
 
+UNREADABLE = frozenset({Problem.NOT_TEXT, Problem.EMPTY_FILE})
+
+
 def compute(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> dict[str, SubScore]:
+    unreadable = next((p for p in doc.problems if p.kind in UNREADABLE), None)
+    if unreadable is not None:
+        # A harness loads nothing from this file, so no sub-score has anything to credit.
+        why = Evidence(f"nothing to score: {unreadable.message}", 0.0, unreadable.line)
+        return {fn.__name__: SubScore(fn.__name__, 0.0, (why,)) for fn in SUBSCORE_FUNCTIONS}
     return {fn.__name__: fn(doc, facts, findings) for fn in SUBSCORE_FUNCTIONS}
