@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -150,13 +151,32 @@ class Facts:
         return frozenset(found)
 
     @cached_property
+    def _joined(self) -> tuple[str, list[int]]:
+        starts, offset = [], 0
+        for p in self.doc.prose:
+            starts.append(offset)
+            offset += len(p.text) + 2
+        return "\n\n".join(p.text for p in self.doc.prose), starts
+
+    @property
+    def prose_text(self) -> str:
+        """All prose as one string, blocks separated by blank lines: one regex pass, not many."""
+        return self._joined[0]
+
+    def prose_line(self, offset: int) -> int:
+        """The file line of an offset into ``prose_text``."""
+        starts = self._joined[1]
+        i = bisect_right(starts, offset) - 1
+        p = self.doc.prose[i]
+        return p.line + p.text.count("\n", 0, offset - starts[i])
+
+    @cached_property
     def directives(self) -> tuple[tuple[int, str], ...]:
         """Each MUST / NEVER / ALWAYS written in prose, with its line."""
-        out: list[tuple[int, str]] = []
-        for prose in self.doc.prose:
-            for match in DIRECTIVE.finditer(prose.text):
-                out.append((prose.line + prose.text.count("\n", 0, match.start()), match.group(0)))
-        return tuple(out)
+        text = self.prose_text
+        if "MUST" not in text and "NEVER" not in text and "ALWAYS" not in text:
+            return ()
+        return tuple((self.prose_line(m.start()), m.group(0)) for m in DIRECTIVE.finditer(text))
 
     @cached_property
     def prose_lines(self) -> int:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -16,10 +19,21 @@ from plugin_eval import __version__
 from plugin_eval.config import Config, ConfigError, find_config, load_config, matching_codes
 from plugin_eval.engine import DepthUnavailable, check_depth, score_skill
 from plugin_eval.findings import Severity
+from plugin_eval.plugin_score import score_plugin
+from plugin_eval.report import github as github_report
+from plugin_eval.report import html as html_report
 from plugin_eval.report import markdown as md_report
+from plugin_eval.report import sarif as sarif_report
 from plugin_eval.report import text as text_report
-from plugin_eval.report.model import BatchReport, Report, build_report, now
-from plugin_eval.rules import SKILL_RULES, lookup
+from plugin_eval.report.model import (
+    BatchReport,
+    PluginReport,
+    Report,
+    build_plugin_report,
+    build_report,
+    now,
+)
+from plugin_eval.rules import ALL_RULES, lookup
 from plugin_eval.targets import Target, TargetError, resolve
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -45,6 +59,9 @@ class Output(StrEnum):
     text = "text"
     markdown = "markdown"
     json = "json"
+    sarif = "sarif"
+    github = "github"
+    html = "html"
 
 
 class FailOn(StrEnum):
@@ -159,7 +176,13 @@ def score(
     crashed = False
     for target in targets:
         try:
-            result = score_skill(target.folder, config, target.display, depth.value)
+            if target.kind == "plugin":
+                plugin = score_plugin(target.folder, config, target.display, depth.value)
+                report: Report = build_plugin_report(plugin, stamp)
+            else:
+                report = build_report(
+                    score_skill(target.folder, config, target.display, depth.value), stamp
+                )
         except Exception as exc:  # one broken skill never hides the others
             crashed = True
             stderr.print(
@@ -167,7 +190,7 @@ def score(
                 f"{escape(type(exc).__name__)}: {escape(str(exc))}"
             )
             continue
-        reports.append(build_report(result, stamp))
+        reports.append(report)
 
     # Off a terminal, never truncate paths to 80 columns (logs, CI, pipes).
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
@@ -180,6 +203,12 @@ def score(
         sys.stdout.write(payload.model_dump_json(indent=2) + "\n")
     elif output is Output.markdown:
         sys.stdout.write("\n".join(md_report.render(r, explain) for r in reports))
+    elif output is Output.sarif:
+        sys.stdout.write(sarif_report.render(reports))
+    elif output is Output.github:
+        sys.stdout.write(github_report.render(reports))
+    elif output is Output.html:
+        sys.stdout.write(html_report.render(reports))
     else:
         for report in reports:
             text_report.render(out, report, explain)
@@ -205,6 +234,8 @@ def list_rules(
     output: Annotated[Output, typer.Option("--output", "-o")] = Output.text,
 ) -> None:
     """List every rule with its code, flag and severity."""
+    if output not in (Output.text, Output.markdown, Output.json):
+        raise _usage(f"rules: --output {output.value} is for `score`; use text, markdown or json")
     if output is Output.json:
         rows = [
             {
@@ -216,13 +247,13 @@ def list_rules(
                 "subscore": r.subscore,
                 "summary": r.summary,
             }
-            for r in SKILL_RULES
+            for r in ALL_RULES
         ]
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
         return
     if output is Output.markdown:
         lines = ["| code | flag | severity | counts toward | summary |", "|---|---|---|---|---|"]
-        for r in SKILL_RULES:
+        for r in ALL_RULES:
             where = "penalty" if r.anti_pattern else r.subscore
             lines.append(
                 f"| {r.code} | {r.flag} | {r.severity.value} | {where} | "
@@ -231,7 +262,7 @@ def list_rules(
         sys.stdout.write("\n".join(lines) + "\n")
         return
     console = Console(highlight=False)
-    for r in SKILL_RULES:
+    for r in ALL_RULES:
         where = "penalty" if r.anti_pattern else r.subscore
         console.print(f"{r.code}  {r.flag:<28} {r.severity.value:<8} {where}", soft_wrap=True)
 
@@ -254,6 +285,115 @@ def schema(
     """Print the JSON Schema of the report."""
     model = BatchReport if batch else Report
     sys.stdout.write(json.dumps(model.model_json_schema(), indent=2) + "\n")
+
+
+@app.command("report")
+def report_command(
+    root: Annotated[Path, typer.Argument(help="A marketplace, a tree of plugins and skills.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder to write the report into.")],
+    previous: Annotated[
+        Path | None, typer.Option(help="Last run's output folder: adds what changed.")
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes [default: cores].")
+    ] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Score everything again.")] = False,
+    cache_dir: Annotated[Path, typer.Option(help="Where the result cache lives.")] = Path(
+        ".plugin-eval-cache"
+    ),
+    sarif: Annotated[bool, typer.Option(help="Also write summary.sarif (SARIF 2.1.0).")] = False,
+    html: Annotated[bool, typer.Option(help="Also write report.html.")] = False,
+    config_file: Annotated[
+        Path | None, typer.Option("--config", help="Read settings from this TOML file.")
+    ] = None,
+    isolated: Annotated[bool, typer.Option(help="Ignore configuration files.")] = False,
+) -> None:
+    """Score every plugin and loose skill under ROOT: per-item JSON, summary, badges."""
+    from plugin_eval.marketplace import default_jobs, run_report
+    from plugin_eval.report import summary as summary_report
+
+    if not root.is_dir():
+        raise _usage(f"{root}: not a folder")
+    if out.resolve() == root.resolve() or root.resolve() in out.resolve().parents:
+        raise _usage(f"--out {out}: must not be inside {root} (nothing under ROOT is written)")
+    if previous is not None and summary_report.load_previous(previous) is None:
+        raise _usage(f"--previous {previous}: no readable summary.json there")
+    try:
+        config = _config([root], config_file, isolated)
+    except ConfigError as err:
+        raise _usage(str(err)) from None
+    stderr = _err()
+    stamp = now()
+    collected: list[Report] = []
+
+    def keep(_row: dict[str, object], text: str) -> None:
+        if (sarif or html) and not _row["errored"]:
+            data = json.loads(text)
+            model = PluginReport if data.get("kind") == "plugin" else Report
+            collected.append(model.model_validate(data))
+
+    started = time.perf_counter()
+    with _progress(stderr) as advance:
+        rows, stats = run_report(
+            root,
+            out,
+            config,
+            jobs or default_jobs(),
+            None if no_cache else cache_dir,
+            stamp,
+            previous,
+            advance,
+            keep if (sarif or html) else None,
+        )
+    data = summary_report.summary_json(
+        rows,
+        stamp,
+        root.as_posix(),
+        stats.notes,
+        summary_report.load_previous(previous) if previous else None,
+    )
+    (out / "summary.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    (out / "summary.md").write_text(summary_report.summary_md(data), encoding="utf-8")
+    if sarif:
+        (out / "summary.sarif").write_text(sarif_report.render(collected), encoding="utf-8")
+    if html:
+        (out / "report.html").write_text(html_report.render(collected), encoding="utf-8")
+    for note in stats.notes:
+        stderr.print(f"[yellow]note:[/] {escape(note)}")
+    elapsed = time.perf_counter() - started
+    cache_text = (
+        "cache off" if no_cache else f"cache {stats.cache_hits} hits, {stats.cache_misses} misses"
+    )
+    stderr.print(
+        f"scored {stats.items} items ({stats.plugins} plugins, {stats.skills} loose skills) in "
+        f"{elapsed:.1f} s · {cache_text} · wrote {escape(str(out))}"
+    )
+    errored = sum(1 for r in rows if r["errored"])
+    raise typer.Exit(EXIT_FAIL if errored else EXIT_OK)
+
+
+@contextmanager
+def _progress(console: Console) -> Iterator[Callable[[int, int], None] | None]:
+    """A Rich progress bar on stderr when it is a terminal; nothing otherwise."""
+    if not console.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("scoring", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from plugin_eval.rules import SKILL_RULES
+from plugin_eval.rules import ALL_RULES
 
 CONFIG_FILES = (".plugin-eval.toml", "pyproject.toml")
 FailOn = Literal["error", "warning", "info", "none"]
@@ -58,10 +58,10 @@ def matching_codes(selector: str) -> frozenset[str]:
     """Codes a selector names: a code (PE201), a prefix (PE2), a flag or a rule name, or ALL."""
     key = selector.strip()
     if key.upper() == "ALL":
-        return frozenset(r.code for r in SKILL_RULES)
+        return frozenset(r.code for r in ALL_RULES)
     return frozenset(
         r.code
-        for r in SKILL_RULES
+        for r in ALL_RULES
         if r.code.startswith(key.upper()) or r.flag == key.upper() or r.name == key.lower()
     )
 

@@ -202,11 +202,26 @@ def parse_skill(folder: Path) -> SkillDocument:
     return parse_text(folder, raw, problems)
 
 
-def parse_text(
-    folder: Path, raw: bytes, problems: list[ParseProblem] | None = None
-) -> SkillDocument:
+@dataclass(frozen=True)
+class FrontmatterFile:
+    """A Markdown file with YAML frontmatter: SKILL.md, an agent or a command."""
+
+    raw: bytes
+    text: str
+    lines: tuple[str, ...]
+    frontmatter: Mapping[str, Any]
+    fields: Mapping[str, FieldInfo]
+    frontmatter_ok: bool
+    body_start: int
+    problems: tuple[ParseProblem, ...]
+
+
+def read_frontmatter_file(
+    raw: bytes, problems: list[ParseProblem] | None = None, name: str = SKILL_FILE
+) -> FrontmatterFile:
+    """Decode and split one file; every problem becomes a ParseProblem, never an exception."""
     problems = list(problems or [])
-    text = _decode(raw, problems)
+    text = _decode(raw, problems, name)
     lines = tuple(text.split("\n"))
     if text.endswith("\n"):
         lines = lines[:-1]
@@ -217,7 +232,24 @@ def parse_text(
     if text.strip():
         body_start, frontmatter_ok = _frontmatter(lines, meta, fields, problems)
     elif not any(p.kind is Problem.NOT_TEXT for p in problems):
-        problems.append(ParseProblem(Problem.EMPTY_FILE, "SKILL.md is empty", 1, 1))
+        problems.append(ParseProblem(Problem.EMPTY_FILE, f"{name} is empty", 1, 1))
+    return FrontmatterFile(
+        raw,
+        text,
+        lines,
+        MappingProxyType(meta),
+        MappingProxyType(fields),
+        frontmatter_ok,
+        body_start,
+        tuple(problems),
+    )
+
+
+def parse_text(
+    folder: Path, raw: bytes, problems: list[ParseProblem] | None = None
+) -> SkillDocument:
+    head = read_frontmatter_file(raw, problems)
+    lines, body_start = head.lines, head.body_start
     body = "\n".join(lines[body_start - 1 :])
     tokens = tuple(_MD.parse(body)) if body.strip() else ()
     walk = _Walk(lines, body_start - 1)
@@ -225,11 +257,11 @@ def parse_text(
     return SkillDocument(
         folder=folder,
         raw=raw,
-        text=text,
+        text=head.text,
         lines=lines,
-        frontmatter=MappingProxyType(meta),
-        fields=MappingProxyType(fields),
-        frontmatter_ok=frontmatter_ok,
+        frontmatter=head.frontmatter,
+        fields=head.fields,
+        frontmatter_ok=head.frontmatter_ok,
         body_start=body_start,
         tokens=tokens,
         headings=tuple(walk.headings),
@@ -242,7 +274,7 @@ def parse_text(
         list_items=walk.list_items,
         blockquotes=walk.blockquotes,
         listing=list_folder(folder),
-        problems=tuple(problems),
+        problems=head.problems,
     )
 
 
@@ -260,10 +292,10 @@ def _read_capped(path: Path, problems: list[ParseProblem]) -> bytes:
     return raw
 
 
-def _decode(raw: bytes, problems: list[ParseProblem]) -> str:
+def _decode(raw: bytes, problems: list[ParseProblem], name: str = SKILL_FILE) -> str:
     if b"\x00" in raw[:8192]:
         problems.append(
-            ParseProblem(Problem.NOT_TEXT, "SKILL.md is not a text file (it contains NUL bytes)")
+            ParseProblem(Problem.NOT_TEXT, f"{name} is not a text file (it contains NUL bytes)")
         )
         return ""
     try:
@@ -274,7 +306,7 @@ def _decode(raw: bytes, problems: list[ParseProblem]) -> str:
         problems.append(
             ParseProblem(
                 Problem.NOT_UTF8,
-                f"SKILL.md is not valid UTF-8 (byte 0x{raw[err.start]:02x})",
+                f"{name} is not valid UTF-8 (byte 0x{raw[err.start]:02x})",
                 line,
                 column,
             )
@@ -305,7 +337,10 @@ def _frontmatter(
         else:
             problems.append(
                 ParseProblem(
-                    Problem.NO_FRONTMATTER, "SKILL.md does not start with '---' frontmatter", 1, 1
+                    Problem.NO_FRONTMATTER,
+                    "file does not start with a '---' frontmatter block",
+                    1,
+                    1,
                 )
             )
         return 1, False

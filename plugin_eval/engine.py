@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from plugin_eval.analysis import Facts
+from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.config import Config
 from plugin_eval.document import SkillDocument, parse_skill
 from plugin_eval.findings import Finding
@@ -33,6 +34,8 @@ class SkillResult:
     static_score: float
     composite: comp.CompositeResult
     depth: str
+    # Targets outside the skill folder whose existence a rule checked: a cache must re-check them.
+    outside_checks: tuple[tuple[str, bool], ...] = ()
 
 
 AVAILABLE_LAYERS = frozenset({"static"})
@@ -126,6 +129,18 @@ def score_document(
         static_score=comp.static_layer_score(values, len(anti)),
         composite=result,
         depth=depth,
+        outside_checks=tuple(
+            sorted(
+                {
+                    (
+                        os.path.normpath(os.path.join(doc.folder, r.path)),
+                        r.status is RefStatus.OUTSIDE,
+                    )
+                    for r in facts.references
+                    if r.status in (RefStatus.OUTSIDE, RefStatus.OUTSIDE_MISSING)
+                }
+            )
+        ),
     )
 
 

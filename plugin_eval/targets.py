@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from plugin_eval.document import SKILL_FILE
-
-PLUGIN_MANIFESTS = (".claude-plugin/plugin.json", ".codex-plugin/plugin.json")
+from plugin_eval.plugin import is_plugin
 
 
 class TargetError(Exception):
@@ -18,11 +17,7 @@ class TargetError(Exception):
 class Target:
     folder: Path
     display: str
-    plugin: str | None = None
-
-
-def is_plugin(folder: Path) -> bool:
-    return any((folder / manifest).is_file() for manifest in PLUGIN_MANIFESTS)
+    kind: str = "skill"
 
 
 def _display(path: Path) -> str:
@@ -31,7 +26,7 @@ def _display(path: Path) -> str:
 
 
 def resolve(path: Path) -> tuple[list[Target], list[str]]:
-    """Skill folders for one path, plus notes on what was skipped (and why)."""
+    """The skill or plugin a path names, plus notes on what was skipped (and why)."""
     if not path.exists():
         raise TargetError(f"{path}: no such file or folder")
     if path.is_file():
@@ -41,23 +36,7 @@ def resolve(path: Path) -> tuple[list[Target], list[str]]:
     if (path / SKILL_FILE).is_file():
         return [Target(path, _display(path))], []
     if is_plugin(path):
-        notes: list[str] = []
-        targets: list[Target] = []
-        skills = path / "skills"
-        if skills.is_dir():
-            for child in sorted(skills.iterdir()):
-                if child.name.startswith("."):
-                    continue
-                if child.is_symlink():
-                    notes.append(
-                        f"{_display(child)}: symlinked skill folder skipped (not followed)"
-                    )
-                    continue
-                if (child / SKILL_FILE).is_file():
-                    targets.append(Target(child, _display(path / "skills" / child.name), path.name))
-        if not targets:
-            notes.append(f"{_display(path)}: plugin has no skills/*/SKILL.md to score")
-        return targets, notes
+        return [Target(path, _display(path), "plugin")], []
     raise TargetError(
         f"{path}: not a skill folder (no {SKILL_FILE}) or a plugin folder "
         "(no .claude-plugin/plugin.json)"

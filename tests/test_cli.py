@@ -200,15 +200,16 @@ def test_batch_keeps_going_past_a_broken_skill(make_skill: MakeSkill) -> None:
     assert code == 1
 
 
-def test_plugin_folder_scores_each_skill(tmp_path: Path) -> None:
+def test_plugin_folder_is_scored_as_a_plugin_with_its_skills(tmp_path: Path) -> None:
     plugin = tmp_path / "my-plugin"
     (plugin / ".claude-plugin").mkdir(parents=True)
     (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "my-plugin"}')
     for name in ("one", "two"):
         (plugin / "skills" / name).mkdir(parents=True)
         (plugin / "skills" / name / "SKILL.md").write_text(GOOD.replace("example-skill", name))
-    reports = json.loads(run("score", str(plugin), "-o", "json")[1])["reports"]
-    assert [r["name"] for r in reports] == ["one", "two"]
+    report = json.loads(run("score", str(plugin), "-o", "json")[1])
+    assert report["kind"] == "plugin"
+    assert [r["name"] for r in report["skills"]] == ["one", "two"]
 
 
 def test_rules_and_rule_commands() -> None:

@@ -27,10 +27,10 @@ def test_every_rule_fires_on_some_corpus_skill() -> None:
     result = CliRunner().invoke(app, ["score", *_folders(), "-o", "json", "--fail-on", "none"])
     reports = json.loads(result.stdout)["reports"]
     fired = {f["code"] for r in reports for f in r["findings"]}
-    assert fired == {r.code for r in SKILL_RULES}
+    assert fired >= {r.code for r in SKILL_RULES}
 
 
 def test_the_plugin_in_the_corpus_scores_its_skills() -> None:
     result = CliRunner().invoke(app, ["score", str(CORPUS / "csv-toolkit"), "-o", "json"])
     assert result.exit_code == 0
-    assert len(json.loads(result.stdout)["reports"]) == 2
+    assert len(json.loads(result.stdout)["skills"]) == 2

@@ -8,8 +8,8 @@ import pytest
 
 from plugin_eval.config import Config
 from plugin_eval.engine import score_skill
-from plugin_eval.rules import SKILL_RULES
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import ALL_RULES, SKILL_RULES
+from plugin_eval.rules.base import Example, Rule, RuleDoc
 from tests.conftest import write_files
 
 
@@ -34,8 +34,8 @@ def test_passing_example_is_clean_for_the_rule(rule: Rule, tmp_path: Path) -> No
     assert rule.code not in _codes(_materialise(tmp_path, rule.good))
 
 
-@pytest.mark.parametrize("rule", SKILL_RULES, ids=lambda r: r.code)
-def test_documentation_has_every_section(rule: Rule) -> None:
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
+def test_documentation_has_every_section(rule: RuleDoc) -> None:
     doc = rule.documentation()
     for section in (
         "## What it checks",
@@ -50,12 +50,12 @@ def test_documentation_has_every_section(rule: Rule) -> None:
 
 def test_codes_flags_and_names_are_unique() -> None:
     for attr in ("code", "flag", "name"):
-        values = [getattr(r, attr) for r in SKILL_RULES]
+        values = [getattr(r, attr) for r in ALL_RULES]
         assert len(values) == len(set(values)), attr
 
 
 def test_exactly_the_six_seed_anti_patterns_count_toward_the_penalty() -> None:
-    flags = {r.flag for r in SKILL_RULES if r.anti_pattern}
+    flags = {r.flag for r in ALL_RULES if r.anti_pattern}
     assert flags == {
         "OVER_CONSTRAINED",
         "EMPTY_DESCRIPTION",

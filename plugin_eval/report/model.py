@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from plugin_eval import __version__
 from plugin_eval.engine import SkillResult
+from plugin_eval.findings import Finding
+from plugin_eval.plugin_score import PluginResult
 from plugin_eval.rules import BY_CODE
 from plugin_eval.scoring import composite as comp
+from plugin_eval.scoring.subscores import SubScore as ScoredSub
 
 SCHEMA_VERSION = "1"
 
@@ -70,6 +74,10 @@ class Composite(_Model):
     )
     penalty: float
     anti_pattern_count: int
+    anti_patterns_per_skill: float | None = Field(
+        default=None,
+        description="Plugins only: the penalty uses the mean number of anti-patterns per skill.",
+    )
     ci_lower: float | None = Field(description="Lower bound where a layer produced an interval.")
     ci_upper: float | None
     badge: str
@@ -103,22 +111,32 @@ class Report(_Model):
     elo: None = None
 
 
+class PartOut(_Model):
+    kind: str = Field(description="agent, command or manifest")
+    name: str
+    path: str
+    sub_scores: dict[str, float]
+
+
+class PluginReport(Report):
+    kind: str = "plugin"
+    skills: list[Report] = Field(description="The full report of every skill in skills/.")
+    parts: list[PartOut] = Field(description="Agents, commands and the manifest, as scored.")
+
+
 class BatchReport(_Model):
     schema_version: str = SCHEMA_VERSION
     tool: str = "plugin-eval"
     version: str = __version__
     generated_at: str
-    reports: list[Report]
+    reports: list[PluginReport | Report]
 
 
 def now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def finding_out(f: object) -> FindingOut:
-    from plugin_eval.findings import Finding
-
-    assert isinstance(f, Finding)
+def finding_out(f: Finding) -> FindingOut:
     return FindingOut(
         code=f.code,
         flag=f.flag,
@@ -132,8 +150,8 @@ def finding_out(f: object) -> FindingOut:
     )
 
 
-def build_report(result: SkillResult, generated_at: str) -> Report:
-    c = result.composite
+def _dimensions(c: comp.CompositeResult) -> tuple[list[Dimension], list[str], list[str]]:
+    """Dimensions with grade and rubric label, and the weak and strong ones."""
     dims = [
         Dimension(
             name=d.name,
@@ -151,7 +169,11 @@ def build_report(result: SkillResult, generated_at: str) -> Report:
     )
     weak = [d.name for d in measured if (d.score or 0) * 100 < comp.WEAK_BELOW]
     strong = [d.name for d in reversed(measured) if (d.score or 0) * 100 >= comp.STRONG_FROM]
-    subs = {
+    return dims, weak, strong
+
+
+def _sub_scores(subscores: Mapping[str, ScoredSub]) -> dict[str, SubScore]:
+    return {
         name: SubScore(
             score=s.score,
             feeds=comp.STATIC_FEEDS[name],
@@ -159,11 +181,21 @@ def build_report(result: SkillResult, generated_at: str) -> Report:
                 Evidence(label=e.label, points=round(e.points, 4), line=e.line) for e in s.evidence
             ],
         )
-        for name, s in result.subscores.items()
+        for name, s in subscores.items()
     }
+
+
+def _counts(findings: Iterable[Finding], suppressed: int) -> Counts:
     counts = {"error": 0, "warning": 0, "info": 0}
-    for f in result.findings:
+    for f in findings:
         counts[f.severity.value] += 1
+    return Counts(suppressed=suppressed, **counts)
+
+
+def build_report(result: SkillResult, generated_at: str) -> Report:
+    c = result.composite
+    dims, weak, strong = _dimensions(c)
+    subs = _sub_scores(result.subscores)
     return Report(
         generated_at=generated_at,
         path=result.path,
@@ -181,7 +213,7 @@ def build_report(result: SkillResult, generated_at: str) -> Report:
             score=c.score,
             raw_score=c.raw,
             penalty=c.penalty,
-            anti_pattern_count=c.anti_pattern_count,
+            anti_pattern_count=len(result.anti_patterns),
             ci_lower=None,
             ci_upper=None,
             badge=c.badge,
@@ -192,5 +224,51 @@ def build_report(result: SkillResult, generated_at: str) -> Report:
             strong_dimensions=strong,
         ),
         findings=[finding_out(f) for f in result.findings],
-        counts=Counts(suppressed=result.suppressed, **counts),
+        counts=_counts(result.findings, result.suppressed),
+    )
+
+
+def build_plugin_report(result: PluginResult, generated_at: str) -> PluginReport:
+    c = result.composite
+    dims, weak, strong = _dimensions(c)
+    return PluginReport(
+        generated_at=generated_at,
+        path=result.path,
+        name=result.name,
+        depth=result.depth,
+        layers=[
+            Layer(
+                layer="static",
+                score=result.static_score,
+                sub_scores=_sub_scores(result.subscores),
+                anti_patterns=[finding_out(f) for f in result.anti_patterns],
+            )
+        ],
+        composite=Composite(
+            score=c.score,
+            raw_score=c.raw,
+            penalty=c.penalty,
+            anti_pattern_count=len(result.anti_patterns),
+            anti_patterns_per_skill=result.anti_patterns_per_skill,
+            ci_lower=None,
+            ci_upper=None,
+            badge=c.badge,
+            grade=c.grade,
+            confidence_label=comp.CONFIDENCE[result.depth],
+            dimensions=dims,
+            weak_dimensions=weak,
+            strong_dimensions=strong,
+        ),
+        findings=[finding_out(f) for f in result.findings],
+        counts=_counts(result.findings, sum(s.suppressed for s in result.skills)),
+        skills=[build_report(s, generated_at) for s in result.skills],
+        parts=[
+            PartOut(
+                kind=p.kind,
+                name=p.name,
+                path=p.path,
+                sub_scores={k: v.score for k, v in p.subscores.items()},
+            )
+            for p in result.parts
+        ],
     )

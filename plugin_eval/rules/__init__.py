@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from plugin_eval.rules.base import Rule
+from plugin_eval.rules.base import PluginRule, Rule, RuleDoc
 
 MODULES = (
     "pe001_no_frontmatter",
@@ -43,19 +43,40 @@ MODULES = (
     "pe404_windows_path",
 )
 
+PLUGIN_MODULES = (
+    "pe501_manifest_invalid",
+    "pe502_manifest_fields",
+    "pe503_plugin_name",
+    "pe504_plugin_version",
+    "pe505_manifest_paths",
+    "pe506_manifests_disagree",
+    "pe601_agent_frontmatter",
+    "pe602_agent_description",
+    "pe603_agent_tools",
+    "pe604_agent_model",
+    "pe605_agent_name_collision",
+    "pe701_command_description",
+    "pe702_command_argument_hint",
+    "pe703_command_allowed_tools",
+)
+
 SKILL_RULES: tuple[Rule, ...] = tuple(
     import_module(f"plugin_eval.rules.{name}").RULE for name in MODULES
 )
-BY_CODE: dict[str, Rule] = {rule.code: rule for rule in SKILL_RULES}
-BY_FLAG: dict[str, Rule] = {rule.flag: rule for rule in SKILL_RULES}
-ANTI_PATTERNS: frozenset[str] = frozenset(r.flag for r in SKILL_RULES if r.anti_pattern)
+PLUGIN_RULES: tuple[PluginRule, ...] = tuple(
+    import_module(f"plugin_eval.rules.{name}").RULE for name in PLUGIN_MODULES
+)
+ALL_RULES: tuple[RuleDoc, ...] = SKILL_RULES + PLUGIN_RULES
+BY_CODE: dict[str, RuleDoc] = {rule.code: rule for rule in ALL_RULES}
+BY_FLAG: dict[str, RuleDoc] = {rule.flag: rule for rule in ALL_RULES}
+ANTI_PATTERNS: frozenset[str] = frozenset(r.flag for r in ALL_RULES if r.anti_pattern)
 
 
-def lookup(code_or_name: str) -> Rule | None:
+def lookup(code_or_name: str) -> RuleDoc | None:
     """A rule by code (PE201), flag (ORPHAN_REFERENCE) or name (orphan-reference)."""
     key = code_or_name.strip()
     return (
         BY_CODE.get(key.upper())
         or BY_FLAG.get(key.upper())
-        or next((r for r in SKILL_RULES if r.name == key.lower()), None)
+        or next((r for r in ALL_RULES if r.name == key.lower()), None)
     )

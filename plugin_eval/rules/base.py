@@ -11,6 +11,7 @@ from plugin_eval.findings import Finding, Severity
 if TYPE_CHECKING:
     from plugin_eval.analysis import Facts
     from plugin_eval.document import SkillDocument
+    from plugin_eval.plugin import PluginDocument
 
 SUBSCORES = (
     "frontmatter_quality",
@@ -32,7 +33,9 @@ class Example:
 
 
 @dataclass(frozen=True)
-class Rule:
+class RuleDoc:
+    """What every rule declares; subclasses add the check for what they inspect."""
+
     code: str
     flag: str
     name: str
@@ -45,9 +48,6 @@ class Rule:
     anti_pattern: bool = False
     subscore: str | None = None
     source: str = ""
-    check: Callable[[SkillDocument, Facts], Iterator[Finding]] = field(
-        default=lambda doc, facts: iter(()), compare=False, repr=False
-    )
 
     def __post_init__(self) -> None:
         if self.anti_pattern == (self.subscore is not None):
@@ -57,7 +57,7 @@ class Rule:
 
     def finding(
         self,
-        doc: SkillDocument,
+        doc: object,
         message: str,
         line: int | None = None,
         column: int | None = None,
@@ -108,6 +108,24 @@ class Rule:
         if self.source:
             parts += ["", f"Source: {self.source}"]
         return "\n".join(parts) + "\n"
+
+
+@dataclass(frozen=True)
+class Rule(RuleDoc):
+    """A rule over one skill document."""
+
+    check: Callable[[SkillDocument, Facts], Iterator[Finding]] = field(
+        default=lambda doc, facts: iter(()), compare=False, repr=False
+    )
+
+
+@dataclass(frozen=True)
+class PluginRule(RuleDoc):
+    """A rule over a plugin's manifest, agents or commands."""
+
+    check: Callable[[PluginDocument], Iterator[Finding]] = field(
+        default=lambda plugin: iter(()), compare=False, repr=False
+    )
 
 
 def _example(example: Example) -> list[str]:

@@ -17,17 +17,15 @@ TOOL_PROSE = re.compile(
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    for prose in doc.prose:
-        for match in TOOL_PROSE.finditer(prose.text):
-            line = prose.line + prose.text.count("\n", 0, match.start())
-            source = doc.line_text(line)
-            column = source.find(match.group(0)) + 1 or None
-            yield RULE.finding(
-                doc,
-                f"'{match.group(0)}' assumes Claude Code's tool names",
-                line,
-                column,
-            )
+    text = facts.prose_text
+    if " tool" not in text:
+        return
+    for match in TOOL_PROSE.finditer(text):
+        line = facts.prose_line(match.start())
+        column = doc.line_text(line).find(match.group(0)) + 1 or None
+        yield RULE.finding(
+            doc, f"'{match.group(0)}' assumes Claude Code's tool names", line, column
+        )
 
 
 RULE = Rule(

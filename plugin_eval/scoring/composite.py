@@ -98,8 +98,8 @@ WEAK_BELOW = 50.0
 STRONG_FROM = 90.0
 
 
-def penalty(anti_pattern_count: int) -> float:
-    """max(0.5, 1 − 0.05 × count)."""
+def penalty(anti_pattern_count: float) -> float:
+    """max(0.5, 1 − 0.05 × count); a plugin passes its mean count per skill."""
     return max(0.5, 1.0 - 0.05 * anti_pattern_count)
 
 
@@ -132,7 +132,7 @@ class CompositeResult:
     score: float
     raw: float
     penalty: float
-    anti_pattern_count: int
+    anti_pattern_count: float
     badge: str
     grade: str
     dimensions: tuple[DimensionResult, ...]
@@ -167,7 +167,9 @@ def dimensions_from_layers(
     return tuple(out)
 
 
-def composite(dimensions: tuple[DimensionResult, ...], anti_pattern_count: int) -> CompositeResult:
+def composite(
+    dimensions: tuple[DimensionResult, ...], anti_pattern_count: float
+) -> CompositeResult:
     """Σ w·s / Σ w over measured dimensions, × 100 × penalty."""
     measured = [d for d in dimensions if d.score is not None]
     total_weight = sum(d.weight for d in measured)

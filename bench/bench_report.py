@@ -1,0 +1,65 @@
+"""Throughput of `plugin-eval report` over a tree: cold (empty cache) and warm (all hits).
+
+    python bench/bench_report.py [ROOT] [--jobs N] [--repeat K]
+
+Runs in one process (like PluginEval's ~5.7 ms a skill, measured in one process), with
+default settings unless --jobs is given, and prints ms per skill and the ratio to PluginEval.
+Interpreter start-up is reported separately (`time plugin-eval report …` adds ~0.4 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from plugin_eval.config import Config
+from plugin_eval.marketplace import default_jobs, run_report
+
+PLUGINEVAL_MS_PER_SKILL = 5.7
+
+
+def count_skills(root: Path) -> int:
+    return sum(1 for _ in root.rglob("SKILL.md"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = Path(__file__).resolve().parents[1].parent / "shared" / "corpus-real"
+    parser.add_argument("root", nargs="?", type=Path, default=default)
+    parser.add_argument("--jobs", type=int, default=default_jobs())
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    skills = count_skills(args.root)
+    if not skills:
+        print(f"no SKILL.md under {args.root}", file=sys.stderr)
+        return 2
+    cold, warm = [], []
+    for _ in range(args.repeat):
+        work = Path(tempfile.mkdtemp(prefix="pe-bench-"))
+        try:
+            for bucket in (cold, warm):
+                start = time.perf_counter()
+                rows, stats = run_report(
+                    args.root, work / "out", Config(), args.jobs, work / "cache", "T"
+                )
+                bucket.append((time.perf_counter() - start) * 1000 / skills)
+            assert stats.cache_misses == 0, "second run should be all cache hits"
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"root: {args.root}  skills: {skills}  items: {len(rows)}  jobs: {args.jobs}")
+    for label, runs in (("cold", cold), ("warm", warm)):
+        median = statistics.median(runs)
+        print(
+            f"{label}: median {median:.3f} ms/skill (best {min(runs):.3f}) -> "
+            f"{PLUGINEVAL_MS_PER_SKILL / median:.1f}x PluginEval's {PLUGINEVAL_MS_PER_SKILL} ms/skill"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,167 @@
+"""A result cache keyed by file contents, tool version and configuration (SQLite).
+
+A cache written by another version, or one that cannot be read, is rebuilt, never trusted.
+Entries remember which targets outside their folder a rule looked at; a hit is only a hit
+while those still exist (or still do not).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from plugin_eval import __version__
+from plugin_eval.document import SKILL_FILE
+from plugin_eval.plugin import MANIFESTS
+
+FORMAT = "2"
+DEFAULT_DIR = Path(".plugin-eval-cache")
+
+
+def _names(folder: str, prefix: str, out: list[str]) -> None:
+    """Every entry below ``folder`` (scandir's cached types: no extra system calls)."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        rel = prefix + entry.name
+        if entry.is_symlink():
+            out.append("l:" + rel)
+        elif entry.is_dir():
+            out.append("d:" + rel)
+            _names(entry.path, rel + "/", out)
+        else:
+            out.append("f:" + rel)
+
+
+def digest_folder(folder: Path, kind: str) -> str:
+    """What a score depends on inside the folder: the files rules read and every name."""
+    names: list[str] = []
+    _names(str(folder), "", names)
+    h = hashlib.sha256(kind.encode())
+    h.update("\0".join(names).encode("utf-8", "surrogateescape"))
+    if kind == "skill":
+        read = [SKILL_FILE]
+    else:
+        files = [n[2:] for n in names if n.startswith("f:")]
+        parts = ("agents", "commands")
+        read = [
+            *(m for m in MANIFESTS if f"f:{m}" in names),
+            *(
+                f
+                for f in files
+                if f.endswith(".md") and f.count("/") == 1 and f.split("/")[0] in parts
+            ),
+            *(
+                f
+                for f in files
+                if f.startswith("skills/") and f.endswith("/" + SKILL_FILE) and f.count("/") == 2
+            ),
+        ]
+    for rel in read:
+        h.update(b"\0c" + rel.encode("utf-8", "surrogateescape"))
+        try:
+            with open(os.path.join(folder, rel), "rb") as fh:
+                h.update(fh.read())
+        except OSError as err:
+            h.update(f"unreadable:{err.errno}".encode())
+    return h.hexdigest()
+
+
+def checksum(payload: str) -> str:
+    return hashlib.blake2b(payload.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    payload: str
+    row: dict[str, object]
+    stamp: str
+
+
+class Cache:
+    """One SQLite file; only the main process reads and writes it."""
+
+    def __init__(self, folder: Path, fingerprint: str) -> None:
+        self.path = folder / "cache.sqlite3"
+        self.fingerprint = fingerprint
+        self.hits = 0
+        self.misses = 0
+        self.rebuilt: str | None = None
+        folder.mkdir(parents=True, exist_ok=True)
+        self.db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(self.path)
+            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+            expected = f"{FORMAT}:{__version__}:{self.fingerprint}"
+            if row is not None and row[0] != expected:
+                self.rebuilt = "written by another version or configuration"
+                db.execute("DROP TABLE IF EXISTS results")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, payload TEXT, "
+                "checksum TEXT, row TEXT, outside TEXT, stamp TEXT)"
+            )
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (expected,))
+            db.commit()
+            return db
+        except sqlite3.DatabaseError as err:
+            self.rebuilt = f"unreadable ({err})"
+            self.path.unlink(missing_ok=True)
+            return self._open() if not self.path.exists() else sqlite3.connect(":memory:")
+
+    def key(self, kind: str, rel: str, folder: Path) -> str:
+        return hashlib.sha256(f"{kind}\0{rel}\0{digest_folder(folder, kind)}".encode()).hexdigest()
+
+    def get(self, key: str) -> Entry | None:
+        try:
+            found = self.db.execute(
+                "SELECT payload, checksum, row, outside, stamp FROM results WHERE key = ?", (key,)
+            ).fetchone()
+        except sqlite3.DatabaseError:
+            found = None
+        if found is None:
+            self.misses += 1
+            return None
+        try:
+            row = json.loads(found[2])
+            outside = json.loads(found[3])
+            intact = checksum(found[0]) == found[1]
+        except (TypeError, ValueError):
+            intact = False
+        if not intact:  # a damaged entry is recomputed, never trusted
+            self.misses += 1
+            return None
+        if any(os.path.lexists(path) != exists for path, exists in outside):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return Entry(found[0], row, str(found[4]))
+
+    def put(
+        self,
+        key: str,
+        payload: str,
+        row: dict[str, object],
+        outside: list[list[object]],
+        stamp: str,
+    ) -> None:
+        # A cache that cannot be written only costs speed.
+        with contextlib.suppress(sqlite3.DatabaseError):
+            self.db.execute(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                (key, payload, checksum(payload), json.dumps(row), json.dumps(outside), stamp),
+            )
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.DatabaseError):
+            self.db.commit()
+            self.db.close()

@@ -1,0 +1,339 @@
+"""`plugin-eval report`: score a whole marketplace, in parallel, streaming results to disk.
+
+Items (plugins and loose skills) are scored in worker processes; the main process alone
+reads and writes the cache and the output folder. Only one small summary row per item is
+kept in memory, so memory stays flat as the tree grows. Output does not depend on the
+number of workers: every file is a function of its item alone, and the summary is sorted.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from plugin_eval.cache import Cache, checksum
+from plugin_eval.config import Config
+from plugin_eval.discovery import Item, discover
+from plugin_eval.engine import score_skill
+from plugin_eval.plugin_score import score_plugin
+from plugin_eval.report.model import Report, build_plugin_report, build_report
+from plugin_eval.scoring import composite as comp
+
+PLACEHOLDER = "@@plugin-eval:generated-at@@"
+# Findings that stop a harness from loading the item at all.
+LOAD_ERRORS = frozenset({"PE001", "PE002", "PE003", "PE004", "PE005", "PE006", "PE501"})
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Task:
+    kind: str
+    folder: str
+    rel: str
+    slug: str
+    entry: str | None
+
+
+@dataclass
+class RunStats:
+    items: int = 0
+    plugins: int = 0
+    skills: int = 0
+    cache_hits: int = 0
+    cache_misses: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+_WORKER_CONFIG: Config | None = None
+
+
+def _init_worker(config_json: str) -> None:
+    global _WORKER_CONFIG
+    _WORKER_CONFIG = Config.model_validate_json(config_json)
+    # Everything imported so far lives as long as the worker: keep it out of GC passes.
+    gc.freeze()
+
+
+def evaluate(task: Task, config: Config | None = None) -> tuple[str, Row, list[list[Any]]]:
+    """Score one item: its report JSON (timestamp left as a placeholder), row, outside checks."""
+    config = config or _WORKER_CONFIG or Config()
+    try:
+        if task.kind == "plugin":
+            manifest = json.loads(task.entry) if task.entry else None
+            plugin = score_plugin(Path(task.folder), config, task.rel or ".", "quick", manifest)
+            report: Report = build_plugin_report(plugin, PLACEHOLDER)
+            outside = sorted({c for s in plugin.skills for c in s.outside_checks})
+        else:
+            skill = score_skill(Path(task.folder), config, task.rel or ".", "quick")
+            report = build_report(skill, PLACEHOLDER)
+            outside = sorted(set(skill.outside_checks))
+    except Exception as exc:  # one broken item never stops the run
+        error = f"{type(exc).__name__}: {exc}"
+        payload = json.dumps({"path": task.rel, "kind": task.kind, "errored": True, "error": error})
+        return payload, _error_row(task, error), []
+    return report.model_dump_json(indent=2), summary_row(task, report), [list(c) for c in outside]
+
+
+def summary_row(task: Task, report: Report) -> Row:
+    c = report.composite
+    measured = sorted(
+        (d for d in c.dimensions if d.score is not None), key=lambda d: (d.score or 0.0, d.name)
+    )
+    flags: dict[str, int] = {}
+    for f in report.layers[0].anti_patterns:
+        flags[f.flag] = flags.get(f.flag, 0) + 1
+    return {
+        "name": report.name,
+        "kind": task.kind,
+        "path": task.rel,
+        "slug": task.slug,
+        "score": c.score,
+        "badge": c.badge,
+        "grade": c.grade,
+        "confidence": c.confidence_label,
+        "ci_lower": c.ci_lower,
+        "ci_upper": c.ci_upper,
+        "anti_patterns": dict(sorted(flags.items())),
+        "weakest_dimensions": [{"name": d.name, "score": d.score} for d in measured[:3]],
+        "weak_dimensions": c.weak_dimensions,
+        "counts": {
+            "error": report.counts.error,
+            "warning": report.counts.warning,
+            "info": report.counts.info,
+        },
+        "load_errors": sorted({f.code for f in report.findings if f.code in LOAD_ERRORS}),
+        "skills": len(getattr(report, "skills", [])) if task.kind == "plugin" else None,
+        "errored": False,
+        "error": None,
+    }
+
+
+def _error_row(task: Task, error: str) -> Row:
+    return {
+        "name": Path(task.folder).name,
+        "kind": task.kind,
+        "path": task.rel,
+        "slug": task.slug,
+        "score": None,
+        "badge": None,
+        "grade": None,
+        "confidence": None,
+        "ci_lower": None,
+        "ci_upper": None,
+        "anti_patterns": {},
+        "weakest_dimensions": [],
+        "weak_dimensions": [],
+        "counts": {"error": 0, "warning": 0, "info": 0},
+        "load_errors": [],
+        "skills": None,
+        "errored": True,
+        "error": error,
+    }
+
+
+def _task(item: Item) -> Task:
+    return Task(item.kind, str(item.folder), item.rel, item.slug, item.entry)
+
+
+def _subdir(kind: str) -> str:
+    return "plugins" if kind == "plugin" else "skills"
+
+
+INDEX = ".plugin-eval-index.json"
+
+
+@dataclass
+class Writer:
+    """Everything the main process does with a finished item.
+
+    Per-item files keep the time their result was computed (a cache hit keeps the old time),
+    so an unchanged item produces the same bytes; files already on disk with those bytes, as
+    recorded in the output folder's index, are not written again.
+    """
+
+    out: Path
+    previous: Path | None
+    rows: list[Row] = field(default_factory=list)
+    written: dict[str, list[Any]] = field(default_factory=dict)
+    on_item: Callable[[Row, str], None] | None = None
+    index: dict[str, list[Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        try:
+            loaded = json.loads((self.out / INDEX).read_text(encoding="utf-8"))
+            self.index = loaded if isinstance(loaded, dict) else {}
+        except (OSError, ValueError):
+            self.index = {}
+
+    def __call__(self, task: Task, payload: str, row: Row, stamp: str) -> None:
+        rel = f"{_subdir(task.kind)}/{task.slug}.json"
+        text = payload.replace(PLACEHOLDER, stamp) + "\n"
+        self._put(rel, text)
+        if not row["errored"]:
+            self._put(f"badges/{task.slug}.svg", badge_svg(row["score"], row["badge"]))
+        if self.previous is not None:
+            row = {**row, "changes": _finding_changes(self.previous / rel, text)}
+        self.rows.append(row)
+        if self.on_item is not None:
+            self.on_item(row, text)
+
+    def _put(self, rel: str, text: str) -> None:
+        data = text.encode("utf-8", "surrogateescape")
+        entry = [len(data), checksum(text)]
+        self.written[rel] = entry
+        if self.index.get(rel) == entry:
+            try:
+                if os.stat(self.out / rel).st_size == entry[0]:
+                    return
+            except OSError:
+                pass
+        with open(self.out / rel, "wb") as fh:
+            fh.write(data)
+
+    def save_index(self) -> None:
+        _write(self.out / INDEX, json.dumps(self.written, sort_keys=True))
+
+
+def _write(path: Path, text: str) -> None:
+    with open(path, "wb") as fh:
+        fh.write(text.encode("utf-8", "surrogateescape"))
+
+
+def _finding_keys(report: dict[str, Any]) -> set[str]:
+    return {f"{f['code']} {f['path']}: {f['message']}" for f in report.get("findings", [])}
+
+
+def _finding_changes(previous_file: Path, text: str) -> dict[str, Any]:
+    """Findings new and fixed since the previous run (matched by code, file and message)."""
+    try:
+        before = _finding_keys(json.loads(previous_file.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return {"existed": False, "new": [], "fixed": []}
+    now = _finding_keys(json.loads(text))
+    return {"existed": True, "new": sorted(now - before), "fixed": sorted(before - now)}
+
+
+def run_report(
+    root: Path,
+    out: Path,
+    config: Config,
+    jobs: int,
+    cache_dir: Path | None,
+    stamp: str,
+    previous: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_item: Callable[[Row, str], None] | None = None,
+) -> tuple[list[Row], RunStats]:
+    """Score every item under ``root`` into ``out``; return the rows (sorted) and statistics."""
+    found = discover(root)
+    stats = RunStats(items=len(found.items), notes=list(found.notes))
+    stats.plugins = sum(1 for i in found.items if i.kind == "plugin")
+    stats.skills = stats.items - stats.plugins
+    for sub in ("plugins", "skills", "badges"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    writer = Writer(out, previous, on_item=on_item)
+    cache = Cache(cache_dir, config.fingerprint()) if cache_dir is not None else None
+    if cache is not None and cache.rebuilt:
+        stats.notes.append(f"cache {cache.rebuilt}: rebuilt")
+    done = 0
+    pending: list[tuple[Task, str | None]] = []
+    for item in found.items:
+        task = _task(item)
+        key = cache.key(task.kind, task.rel, item.folder) if cache is not None else None
+        entry = cache.get(key) if cache is not None and key is not None else None
+        if entry is not None:
+            writer(task, entry.payload, dict(entry.row), entry.stamp)
+            done += 1
+            if progress:
+                progress(done, stats.items)
+        else:
+            pending.append((task, key))
+    for (task, key), (payload, row, outside) in zip(
+        pending, _evaluate_all([t for t, _ in pending], config, jobs), strict=True
+    ):
+        writer(task, payload, row, stamp)
+        if cache is not None and key is not None and not row["errored"]:
+            cache.put(key, payload, row, outside, stamp)
+        done += 1
+        if progress:
+            progress(done, stats.items)
+    if cache is not None:
+        stats.cache_hits, stats.cache_misses = cache.hits, cache.misses
+        cache.close()
+    _remove_stale(out, set(writer.written))
+    writer.save_index()
+    writer.rows.sort(key=lambda r: (r["kind"] != "plugin", r["path"]))
+    return writer.rows, stats
+
+
+def _evaluate_all(
+    tasks: list[Task], config: Config, jobs: int
+) -> Iterator[tuple[str, Row, list[list[Any]]]]:
+    if jobs <= 1 or len(tasks) < 2:
+        for task in tasks:
+            yield evaluate(task, config)
+        return
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    # Small chunks keep the workers evenly loaded (plugins cost many skills each).
+    chunk = max(1, min(8, len(tasks) // (jobs * 32) or 1))
+    with context.Pool(jobs, initializer=_init_worker, initargs=(config.model_dump_json(),)) as pool:
+        yield from pool.imap(evaluate, tasks, chunksize=chunk)
+
+
+def _remove_stale(out: Path, written: set[str]) -> None:
+    """Drop per-item files of items that are gone (only our own files, in our own folders)."""
+    for sub, suffix in (("plugins", ".json"), ("skills", ".json"), ("badges", ".svg")):
+        for path in (out / sub).iterdir():
+            if path.suffix == suffix and f"{sub}/{path.name}" not in written and path.is_file():
+                path.unlink()
+
+
+BADGE_COLOURS = {
+    "platinum": "#6b7f99",
+    "gold": "#c9a227",
+    "silver": "#8c8c8c",
+    "bronze": "#a0643c",
+    "none": "#c0392b",
+}
+
+
+def badge_svg(score: float, badge: str) -> str:
+    """A shields-style badge: 'plugin-eval | 87 gold'."""
+    from html import escape
+
+    left, right = "plugin-eval", f"{score:.0f} {badge}" if badge != "none" else f"{score:.0f}"
+    lw, rw = 6 * len(left) + 12, 7 * len(right) + 12
+    colour = BADGE_COLOURS.get(badge, "#c0392b")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{lw + rw}" height="20" role="img" '
+        f'aria-label="{escape(left)}: {escape(right)}">'
+        f"<title>{escape(left)}: {escape(right)}</title>"
+        f'<rect width="{lw}" height="20" fill="#555"/>'
+        f'<rect x="{lw}" width="{rw}" height="20" fill="{colour}"/>'
+        '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" '
+        'font-size="11">'
+        f'<text x="{lw / 2:.0f}" y="14">{escape(left)}</text>'
+        f'<text x="{lw + rw / 2:.0f}" y="14">{escape(right)}</text></g></svg>\n'
+    )
+
+
+def default_jobs() -> int:
+    return max(
+        1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    )
+
+
+def confidence(depth: str) -> str:
+    return comp.CONFIDENCE[depth]
+
+
+def mean(values: Iterable[float]) -> float | None:
+    items = list(values)
+    return round(sum(items) / len(items), 2) if items else None

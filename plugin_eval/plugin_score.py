@@ -1,0 +1,199 @@
+"""Score a plugin: its skills, agents, commands and manifest, aggregated per dimension.
+
+Each part measures the sub-scores it can (a skill all seven, an agent its triggering and
+orchestration, a command its structure, the manifest the plugin's coherence); a plugin
+sub-score is the mean over the parts that measure it, so a plugin's weak dimensions are
+those of its parts. The anti-pattern penalty is applied once, to the composite, from the
+mean number of anti-patterns per skill: a one-skill plugin scores what its skill scores.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from plugin_eval.config import Config
+from plugin_eval.engine import SkillResult, check_depth, score_skill
+from plugin_eval.findings import Finding
+from plugin_eval.plugin import Part, PluginDocument, parse_plugin
+from plugin_eval.rules import BY_CODE, PLUGIN_RULES
+from plugin_eval.scoring import composite as comp
+from plugin_eval.scoring.subscores import Evidence, SubScore, _deductions, _total
+from plugin_eval.triggering import analyse
+
+
+@dataclass(frozen=True)
+class PartScore:
+    kind: str
+    name: str
+    path: str
+    subscores: dict[str, SubScore]
+
+
+@dataclass(frozen=True)
+class PluginResult:
+    path: str
+    name: str
+    skills: tuple[SkillResult, ...]
+    parts: tuple[PartScore, ...]
+    findings: tuple[Finding, ...]
+    plugin_findings: tuple[Finding, ...]
+    anti_patterns: tuple[Finding, ...]
+    subscores: dict[str, SubScore]
+    anti_patterns_per_skill: float
+    static_score: float
+    composite: comp.CompositeResult
+    depth: str
+
+
+def _join(display: str, rel: str) -> str:
+    return f"{display}/{rel}" if display not in ("", ".") else rel
+
+
+def plugin_findings(plugin: PluginDocument, config: Config, display: str) -> list[Finding]:
+    found: list[Finding] = []
+    for rule in PLUGIN_RULES:
+        if not config.enabled(rule.code, display):
+            continue
+        found.extend(rule.check(plugin))
+    found.sort(key=Finding.sort_key)
+    return found
+
+
+def _part_scores(plugin: PluginDocument, findings: list[Finding]) -> list[PartScore]:
+    by_path: dict[str, list[Finding]] = defaultdict(list)
+    for f in findings:
+        by_path[f.path].append(f)
+    parts = [_agent(a, by_path[a.path]) for a in plugin.agents]
+    parts += [
+        PartScore(
+            "command",
+            c.stem,
+            c.path,
+            {
+                "structural_completeness": _total(
+                    "structural_completeness",
+                    [
+                        Evidence("start", 1.0),
+                        *_deductions("structural_completeness", by_path[c.path]),
+                    ],
+                )
+            },
+        )
+        for c in plugin.commands
+    ]
+    manifest_findings = [f for m in plugin.manifests for f in by_path[m.path]]
+    if plugin.manifests:
+        parts.append(
+            PartScore(
+                "manifest",
+                plugin.name,
+                plugin.manifests[0].path,
+                {
+                    "ecosystem_coherence": _total(
+                        "ecosystem_coherence",
+                        [
+                            Evidence("start", 1.0),
+                            *_deductions("ecosystem_coherence", manifest_findings),
+                        ],
+                    )
+                },
+            )
+        )
+    return parts
+
+
+def _agent(agent: Part, findings: list[Finding]) -> PartScore:
+    description = agent.meta.get("description")
+    trigger = analyse(description if isinstance(description, str) else None, name=agent.stem)
+    line = agent.line_of("description")
+    triggering = [Evidence(c.label, c.points, line) for c in trigger.contributions]
+    return PartScore(
+        "agent",
+        agent.stem,
+        agent.path,
+        {
+            "frontmatter_quality": _total(
+                "frontmatter_quality", triggering + _deductions("frontmatter_quality", findings)
+            ),
+            "orchestration_wiring": _total(
+                "orchestration_wiring",
+                [Evidence("start", 1.0), *_deductions("orchestration_wiring", findings)],
+            ),
+        },
+    )
+
+
+def aggregate(skills: list[SkillResult], parts: list[PartScore]) -> dict[str, SubScore]:
+    """Each sub-score as the mean over the parts measuring it, one evidence line per part."""
+    members: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for skill in skills:
+        for name, sub in skill.subscores.items():
+            members[name].append((f"skill {skill.name}", sub.score))
+    for part in parts:
+        for name, sub in part.subscores.items():
+            members[name].append((f"{part.kind} {part.name}", sub.score))
+    out = {}
+    for name in comp.STATIC_WEIGHTS:
+        rows = sorted(members.get(name, []), key=lambda r: (r[1], r[0]))
+        if not rows:
+            continue
+        n = len(rows)
+        evidence = [
+            Evidence(f"{label}: {score:.2f} (1/{n} of the mean)", score / n)
+            for label, score in rows
+        ]
+        out[name] = SubScore(name, round(sum(s for _, s in rows) / n, 4), tuple(evidence))
+    return out
+
+
+def score_plugin(
+    folder: Path,
+    config: Config,
+    display: str,
+    depth: str = "quick",
+    manifest: Mapping[str, Any] | None = None,
+) -> PluginResult:
+    """Score a plugin folder; ``manifest`` stands in for a missing plugin.json (marketplace)."""
+    check_depth(depth)
+    plugin = parse_plugin(folder, manifest)
+    own = plugin_findings(plugin, config, display)
+    skills = [
+        score_skill(path, config, _join(display, path.relative_to(folder).as_posix()), depth)
+        for path in plugin.skills
+    ]
+    parts = _part_scores(plugin, own)
+    subscores = aggregate(skills, parts)
+    located = tuple(
+        Finding(
+            _join(display, f.path), f.line, f.column, f.code, f.flag, f.severity, f.message, f.fix
+        )
+        for f in own
+    )
+    all_findings = tuple(
+        sorted(located + tuple(f for s in skills for f in s.findings), key=Finding.sort_key)
+    )
+    anti = tuple(f for f in all_findings if BY_CODE[f.code].anti_pattern)
+    per_skill = round(len(anti) / len(skills), 4) if skills else 0.0
+    values = {name: s.score for name, s in subscores.items()}
+    dims = comp.dimensions_from_layers({"static": comp.static_dimensions(values)})
+    result = comp.composite(dims, per_skill)
+    weighted = sum(comp.STATIC_WEIGHTS[n] * v for n, v in values.items())
+    total = sum(comp.STATIC_WEIGHTS[n] for n in values) or 1.0
+    return PluginResult(
+        path=display,
+        name=plugin.name,
+        skills=tuple(skills),
+        parts=tuple(parts),
+        findings=all_findings,
+        plugin_findings=located,
+        anti_patterns=anti,
+        subscores=subscores,
+        anti_patterns_per_skill=per_skill,
+        static_score=round(weighted / total * comp.penalty(per_skill), 4),
+        composite=result,
+        depth=depth,
+    )

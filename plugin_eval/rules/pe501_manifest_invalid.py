@@ -1,0 +1,41 @@
+"""PE501: plugin.json must be a JSON object."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import PluginDocument
+from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules.plugin_base import good_plugin
+
+
+def check(plugin: PluginDocument) -> Iterator[Finding]:
+    for manifest in plugin.manifests:
+        if manifest.error:
+            yield RULE.finding(
+                plugin,
+                f"{manifest.path} is {manifest.error}",
+                manifest.error_line,
+                manifest.error_column,
+                path=manifest.path,
+            )
+
+
+RULE = PluginRule(
+    code="PE501",
+    flag="PLUGIN_MANIFEST_INVALID",
+    name="plugin-manifest-invalid",
+    severity=Severity.ERROR,
+    subscore="ecosystem_coherence",
+    summary="`.claude-plugin/plugin.json` (and `.codex-plugin/plugin.json`) parse as a JSON object.",
+    why="A manifest that does not parse makes the harness skip the whole plugin: none of its "
+    "skills, agents or commands load.",
+    fix="Fix the JSON at the reported line (trailing commas and comments are not allowed).",
+    bad=Example(
+        good_plugin(**{".claude-plugin__plugin.json": '{"name": "csv-tools",}\n'}), "csv-tools"
+    ),
+    good=Example(good_plugin(), "csv-tools"),
+    source="Claude Code plugin reference",
+    check=check,
+)

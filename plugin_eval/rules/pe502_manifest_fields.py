@@ -1,0 +1,51 @@
+"""PE502: plugin.json names the plugin and gives its version and description."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import PluginDocument
+from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules.plugin_base import good_plugin
+
+REQUIRED = ("name",)
+RECOMMENDED = ("version", "description")
+
+
+def check(plugin: PluginDocument) -> Iterator[Finding]:
+    for manifest in plugin.manifests:
+        if manifest.data is None:
+            continue
+        for key in REQUIRED + RECOMMENDED:
+            value = manifest.data.get(key)
+            if not isinstance(value, str) or not value.strip():
+                need = "required" if key in REQUIRED else "expected"
+                yield RULE.finding(
+                    plugin,
+                    f"{manifest.path} has no '{key}' ({need})",
+                    manifest.line_of(key) or 1,
+                    None,
+                    fix=f'Add "{key}": "…" to {manifest.path}.',
+                    path=manifest.path,
+                )
+
+
+RULE = PluginRule(
+    code="PE502",
+    flag="PLUGIN_MANIFEST_FIELD",
+    name="plugin-manifest-field",
+    severity=Severity.WARNING,
+    subscore="ecosystem_coherence",
+    summary="The manifest has a non-empty `name` (required) and `version` and `description` "
+    "(expected by marketplaces and Codex).",
+    why="Marketplaces list, update and deduplicate plugins by name and version; without a "
+    "description users cannot tell what they install.",
+    fix="Add the missing fields.",
+    bad=Example(
+        good_plugin(**{".claude-plugin__plugin.json": '{"name": "csv-tools"}\n'}), "csv-tools"
+    ),
+    good=Example(good_plugin(), "csv-tools"),
+    source="Claude Code plugin reference; Codex plugin manifest",
+    check=check,
+)

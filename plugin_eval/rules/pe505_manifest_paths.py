@@ -1,0 +1,83 @@
+"""PE505: paths named in the manifest exist inside the plugin."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator
+from typing import Any
+
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import PluginDocument
+from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
+
+PATH_KEYS = ("commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers")
+
+
+def _paths(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def check(plugin: PluginDocument) -> Iterator[Finding]:
+    files = plugin.listing.files
+    for manifest in plugin.manifests:
+        if manifest.data is None:
+            continue
+        for key in PATH_KEYS:
+            for raw in _paths(manifest.data.get(key)):
+                if raw.startswith(("http://", "https://")) or "${" in raw:
+                    continue
+                path = posixpath.normpath(raw.replace("\\", "/"))
+                if path.startswith("../") or path == ".." or raw.startswith("/"):
+                    problem = "leaves the plugin folder"
+                elif path in files or plugin.listing.has_dir(path) or path == ".":
+                    continue
+                else:
+                    problem = "does not exist"
+                yield RULE.finding(
+                    plugin,
+                    f"'{key}' path '{raw}' {problem}",
+                    manifest.line_of(key),
+                    None,
+                    path=manifest.path,
+                )
+
+
+RULE = PluginRule(
+    code="PE505",
+    flag="PLUGIN_PATH_MISSING",
+    name="plugin-path-missing",
+    severity=Severity.ERROR,
+    subscore="ecosystem_coherence",
+    summary="Every path the manifest names (`commands`, `agents`, `skills`, `hooks`, "
+    "`mcpServers`, …) exists inside the plugin folder. Paths are checked, never opened.",
+    why="A missing path silently drops the components it should load; a path outside the "
+    "plugin is not there once the plugin is installed.",
+    fix="Correct the path (relative to the plugin root, starting with './') or add the file.",
+    bad=Example(
+        good_plugin(
+            **{
+                ".claude-plugin__plugin.json": GOOD_MANIFEST.replace(
+                    '"author"', '"commands": ["./commands/missing.md"],\n  "author"'
+                )
+            }
+        ),
+        "csv-tools",
+    ),
+    good=Example(
+        good_plugin(
+            **{
+                ".claude-plugin__plugin.json": GOOD_MANIFEST.replace(
+                    '"author"', '"commands": ["./commands/csv-clean.md"],\n  "author"'
+                )
+            }
+        ),
+        "csv-tools",
+    ),
+    source="Claude Code plugin reference",
+    check=check,
+)

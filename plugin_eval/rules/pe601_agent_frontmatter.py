@@ -1,0 +1,45 @@
+"""PE601: an agent file has readable frontmatter with a name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import PluginDocument
+from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules.plugin_base import good_plugin
+
+
+def check(plugin: PluginDocument) -> Iterator[Finding]:
+    for agent in plugin.agents:
+        problems = agent.file.problems
+        for problem in problems:
+            yield RULE.finding(
+                plugin, problem.message, problem.line, problem.column, path=agent.path
+            )
+        if not problems and not isinstance(agent.meta.get("name"), str):
+            yield RULE.finding(
+                plugin,
+                "agent has no 'name' in its frontmatter",
+                1,
+                1,
+                fix=f"Add 'name: {agent.stem}'.",
+                path=agent.path,
+            )
+
+
+RULE = PluginRule(
+    code="PE601",
+    flag="AGENT_FRONTMATTER",
+    name="agent-frontmatter",
+    severity=Severity.ERROR,
+    subscore="frontmatter_quality",
+    summary="Each `agents/*.md` starts with valid YAML frontmatter that has a `name`.",
+    why="Claude Code registers a subagent from its frontmatter; without it the agent is never "
+    "offered.",
+    fix="Add frontmatter: name, description, tools, model.",
+    bad=Example(good_plugin(**{"agents__csv-analyst.md": "You analyse CSV files.\n"}), "csv-tools"),
+    good=Example(good_plugin(), "csv-tools"),
+    source="Claude Code subagents documentation",
+    check=check,
+)

@@ -1,0 +1,60 @@
+"""PE602: an agent's description says when to delegate to it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import PluginDocument
+from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
+from plugin_eval.triggering import PROACTIVE, find_trigger
+
+
+def check(plugin: PluginDocument) -> Iterator[Finding]:
+    for agent in plugin.agents:
+        if agent.file.problems:
+            continue
+        description = agent.meta.get("description")
+        if not isinstance(description, str) or not description.strip():
+            yield RULE.finding(
+                plugin, "agent has no description", agent.line_of("description"), 1, path=agent.path
+            )
+        elif not find_trigger(description) and not PROACTIVE.search(description):
+            yield RULE.finding(
+                plugin,
+                "agent description never says when to use it (no 'Use PROACTIVELY when …' or "
+                "'Use when …')",
+                agent.line_of("description"),
+                1,
+                path=agent.path,
+            )
+
+
+RULE = PluginRule(
+    code="PE602",
+    flag="AGENT_DESCRIPTION_TRIGGER",
+    name="agent-description-trigger",
+    severity=Severity.WARNING,
+    subscore="frontmatter_quality",
+    summary="The agent's `description` states when to delegate to it, ideally proactively "
+    "('Use PROACTIVELY when …').",
+    why="The main agent delegates by matching the task against subagent descriptions; a "
+    "description without a trigger is rarely chosen.",
+    fix="Append 'Use PROACTIVELY when …' with the situations it handles.",
+    bad=Example(
+        good_plugin(
+            **{
+                "agents__csv-analyst.md": GOOD_AGENT.replace(
+                    " Use PROACTIVELY when a user shares a CSV file, asks for column statistics, or needs "
+                    "two exports merged.",
+                    "",
+                )
+            }
+        ),
+        "csv-tools",
+    ),
+    good=Example(good_plugin(), "csv-tools"),
+    source="Claude Code subagents documentation",
+    check=check,
+)

@@ -1,0 +1,62 @@
+"""PE604: an agent names its model precisely."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import PluginDocument
+from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
+
+BARE_ALIASES = frozenset(
+    {"sonnet", "opus", "haiku", "gpt", "gpt-4", "gpt-5", "mini", "fast", "best"}
+)
+
+
+def check(plugin: PluginDocument) -> Iterator[Finding]:
+    for agent in plugin.agents:
+        if agent.file.problems:
+            continue
+        model = agent.meta.get("model")
+        if model is None:
+            yield RULE.finding(
+                plugin,
+                "agent sets no 'model'",
+                1,
+                1,
+                fix="Add 'model: inherit' (use the session's model) or a full model id.",
+                path=agent.path,
+            )
+        elif isinstance(model, str) and model.strip().lower() in BARE_ALIASES:
+            yield RULE.finding(
+                plugin,
+                f"model '{model}' is a bare alias: it changes meaning over time and other "
+                "harnesses do not know it",
+                agent.line_of("model"),
+                1,
+                path=agent.path,
+            )
+
+
+RULE = PluginRule(
+    code="PE604",
+    flag="AGENT_MODEL",
+    name="agent-model",
+    severity=Severity.WARNING,
+    subscore="orchestration_wiring",
+    summary="The agent sets `model`, either `inherit` or a full model id, not a bare alias such "
+    "as `sonnet` or `opus`.",
+    why="A bare alias resolves to whatever model the harness maps it to today (results drift), "
+    "and harnesses other than Claude Code reject it.",
+    fix="Use 'model: inherit' or a full model id.",
+    bad=Example(
+        good_plugin(
+            **{"agents__csv-analyst.md": GOOD_AGENT.replace("model: inherit", "model: sonnet")}
+        ),
+        "csv-tools",
+    ),
+    good=Example(good_plugin(), "csv-tools"),
+    source="Claude Code subagents documentation; Codex agent roles",
+    check=check,
+)

@@ -1,0 +1,61 @@
+"""PE605: an agent's name does not shadow a built-in role."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import PluginDocument
+from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
+
+# Built-in roles of Codex (default, worker, explorer) and Claude Code's built-in subagents.
+BUILT_IN = frozenset(
+    {
+        "default",
+        "worker",
+        "explorer",
+        "general-purpose",
+        "explore",
+        "plan",
+        "statusline-setup",
+        "output-style-setup",
+        "claude",
+    }
+)
+
+
+def check(plugin: PluginDocument) -> Iterator[Finding]:
+    for agent in plugin.agents:
+        name = agent.meta.get("name")
+        if isinstance(name, str) and name.strip().lower() in BUILT_IN:
+            yield RULE.finding(
+                plugin,
+                f"agent name '{name}' collides with a built-in role",
+                agent.line_of("name"),
+                1,
+                path=agent.path,
+            )
+
+
+RULE = PluginRule(
+    code="PE605",
+    flag="AGENT_NAME_COLLISION",
+    name="agent-name-collision",
+    severity=Severity.ERROR,
+    subscore="orchestration_wiring",
+    summary="No agent is named like a built-in role: `default`, `worker`, `explorer` (Codex), "
+    "`general-purpose`, `Explore`, `Plan` (Claude Code).",
+    why="A colliding name either shadows the built-in role for every task or is ignored; either "
+    "way delegation goes to the wrong agent.",
+    fix="Give the agent a specific name ('csv-analyst', not 'worker').",
+    bad=Example(
+        good_plugin(
+            **{"agents__csv-analyst.md": GOOD_AGENT.replace("name: csv-analyst", "name: worker")}
+        ),
+        "csv-tools",
+    ),
+    good=Example(good_plugin(), "csv-tools"),
+    source="Codex agent roles; Claude Code built-in subagents",
+    check=check,
+)

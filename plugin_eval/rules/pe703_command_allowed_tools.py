@@ -1,0 +1,67 @@
+"""PE703: a command that runs shell lines pre-approves them with allowed-tools."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import PluginDocument
+from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules.plugin_base import GOOD_COMMAND, good_plugin
+
+# "!`git status`" runs before the prompt is sent (Claude Code's bash pre-execution).
+SHELL_LINE = re.compile(r"!`[^`]+`")
+
+
+def check(plugin: PluginDocument) -> Iterator[Finding]:
+    for command in plugin.commands:
+        tools = command.meta.get("allowed-tools")
+        if tools is not None and not (
+            isinstance(tools, str)
+            or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
+        ):
+            yield RULE.finding(
+                plugin,
+                "'allowed-tools' should be a string or a list of strings",
+                command.line_of("allowed-tools"),
+                1,
+                path=command.path,
+            )
+            continue
+        match = SHELL_LINE.search(command.body)
+        if match and tools is None:
+            line = command.file.body_start + command.body.count("\n", 0, match.start())
+            yield RULE.finding(
+                plugin,
+                f"command /{command.stem} runs {match.group(0)} but declares no 'allowed-tools'",
+                line,
+                None,
+                path=command.path,
+            )
+
+
+RULE = PluginRule(
+    code="PE703",
+    flag="COMMAND_ALLOWED_TOOLS",
+    name="command-allowed-tools",
+    severity=Severity.WARNING,
+    subscore="structural_completeness",
+    summary="A command that runs shell lines (`!`git status``) has `allowed-tools`, and "
+    "`allowed-tools` is a string or a list.",
+    why="Without pre-approval every run stops to ask for permission, or the shell line fails.",
+    fix="Add 'allowed-tools: Bash(git status:*)' naming exactly what the command runs.",
+    bad=Example(
+        good_plugin(
+            **{
+                "commands__csv-clean.md": GOOD_COMMAND.replace(
+                    "allowed-tools: Bash(python:*)\n", ""
+                ).replace("Clean the", "Files: !`ls`\n\nClean the")
+            }
+        ),
+        "csv-tools",
+    ),
+    good=Example(good_plugin(), "csv-tools"),
+    source="Claude Code slash commands documentation",
+    check=check,
+)

@@ -1,0 +1,97 @@
+"""Plugins: manifest, agent and command rules, and per-dimension aggregation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from plugin_eval.cli import app
+from plugin_eval.config import Config
+from plugin_eval.engine import score_skill
+from plugin_eval.plugin import parse_plugin
+from plugin_eval.plugin_score import score_plugin
+from plugin_eval.rules import PLUGIN_RULES
+from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules.plugin_base import GOOD_SKILL, good_plugin
+from tests.conftest import write_files
+
+
+def _materialise(tmp_path: Path, example: Example) -> Path:
+    root = tmp_path / example.folder
+    write_files(root, example.files)
+    return root
+
+
+def _codes(folder: Path) -> set[str]:
+    return {f.code for f in score_plugin(folder, Config(), folder.name).findings}
+
+
+@pytest.mark.parametrize("rule", PLUGIN_RULES, ids=lambda r: r.code)
+def test_failing_example_fires(rule: PluginRule, tmp_path: Path) -> None:
+    assert rule.code in _codes(_materialise(tmp_path, rule.bad))
+
+
+@pytest.mark.parametrize("rule", PLUGIN_RULES, ids=lambda r: r.code)
+def test_passing_example_is_clean_for_the_rule(rule: PluginRule, tmp_path: Path) -> None:
+    assert rule.code not in _codes(_materialise(tmp_path, rule.good))
+
+
+def test_the_example_plugin_is_clean(tmp_path: Path) -> None:
+    assert _codes(_materialise(tmp_path, Example(good_plugin(), "csv-tools"))) == set()
+
+
+def test_invalid_manifest_json_is_located(tmp_path: Path) -> None:
+    folder = _materialise(
+        tmp_path,
+        Example(good_plugin(**{".claude-plugin__plugin.json": '{\n  "name": "x",\n}\n'}), "x"),
+    )
+    (finding,) = [f for f in score_plugin(folder, Config(), "x").findings if f.code == "PE501"]
+    assert finding.path == "x/.claude-plugin/plugin.json" and finding.line == 3
+
+
+def test_one_skill_plugin_scores_what_its_skill_scores(tmp_path: Path) -> None:
+    files = {
+        ".claude-plugin/plugin.json": '{"name": "solo", "version": "1.0.0", "description": "d"}',
+        "skills/csv-clean/SKILL.md": GOOD_SKILL.replace(
+            "Steps.", "See [x](references/missing.md)."
+        ),
+    }
+    folder = _materialise(tmp_path, Example(files, "solo"))
+    plugin = score_plugin(folder, Config(), "solo")
+    skill = score_skill(folder / "skills" / "csv-clean", Config(), "s")
+    # The manifest adds its own (clean) part to ecosystem_coherence only.
+    assert plugin.anti_patterns_per_skill == 1.0
+    assert plugin.composite.penalty == skill.composite.penalty == 0.95
+    dims = {d.name: d.score for d in plugin.composite.dimensions}
+    for d in skill.composite.dimensions:
+        if d.name != "ecosystem_coherence":
+            assert dims[d.name] == d.score
+
+
+def test_weakest_dimensions_come_from_the_parts(tmp_path: Path) -> None:
+    bad_agent = "---\nname: worker\ndescription: Helps.\nmodel: sonnet\n---\n\nDo things.\n"
+    folder = _materialise(
+        tmp_path, Example(good_plugin(**{"agents__csv-analyst.md": bad_agent}), "p")
+    )
+    plugin = score_plugin(folder, Config(), "p")
+    assert plugin.subscores["orchestration_wiring"].score < 0.95
+    lowest = min(plugin.subscores["frontmatter_quality"].evidence, key=lambda e: e.points)
+    assert lowest.label.startswith("agent csv-analyst")
+
+
+def test_plugin_json_report_embeds_skills_and_parts(tmp_path: Path) -> None:
+    folder = _materialise(tmp_path, Example(good_plugin(), "csv-tools"))
+    result = CliRunner().invoke(app, ["score", str(folder), "-o", "json"])
+    report = json.loads(result.stdout)
+    assert report["kind"] == "plugin" and report["name"] == "csv-tools"
+    assert [s["name"] for s in report["skills"]] == ["csv-clean"]
+    assert sorted(p["kind"] for p in report["parts"]) == ["agent", "command", "manifest"]
+    assert report["composite"]["anti_patterns_per_skill"] == 0.0
+
+
+def test_manifests_are_read_even_though_hidden(tmp_path: Path) -> None:
+    folder = _materialise(tmp_path, Example(good_plugin(), "csv-tools"))
+    assert [m.path for m in parse_plugin(folder).manifests] == [".claude-plugin/plugin.json"]
