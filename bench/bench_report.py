@@ -10,6 +10,7 @@ Interpreter start-up is reported separately (`time plugin-eval report …` adds 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -38,20 +39,29 @@ def main() -> int:
     if not skills:
         print(f"no SKILL.md under {args.root}", file=sys.stderr)
         return 2
-    cold, warm = [], []
-    for _ in range(args.repeat):
-        work = Path(tempfile.mkdtemp(prefix="pe-bench-"))
-        try:
+    cold: list[float] = []
+    warm: list[float] = []
+    works: list[Path] = []
+    items = 0
+    try:
+        for _ in range(args.repeat):
+            work = Path(tempfile.mkdtemp(prefix="pe-bench-"))
+            works.append(work)
             for bucket in (cold, warm):
+                # Flush what earlier runs wrote, so each run pays only for its own writes.
+                os.sync()
                 start = time.perf_counter()
                 rows, stats = run_report(
                     args.root, work / "out", Config(), args.jobs, work / "cache", "T"
                 )
                 bucket.append((time.perf_counter() - start) * 1000 / skills)
+                items = len(rows)
+                rows.close()
             assert stats.cache_misses == 0, "second run should be all cache hits"
-        finally:
+    finally:
+        for work in works:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"root: {args.root}  skills: {skills}  items: {len(rows)}  jobs: {args.jobs}")
+    print(f"root: {args.root}  skills: {skills}  items: {items}  jobs: {args.jobs}")
     for label, runs in (("cold", cold), ("warm", warm)):
         median = statistics.median(runs)
         print(

@@ -163,6 +163,10 @@ class Facts:
         """All prose as one string, blocks separated by blank lines: one regex pass, not many."""
         return self._joined[0]
 
+    @cached_property
+    def prose_lower(self) -> str:
+        return self.prose_text.lower()
+
     def prose_line(self, offset: int) -> int:
         """The file line of an offset into ``prose_text``."""
         starts = self._joined[1]

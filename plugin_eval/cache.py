@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,10 +41,14 @@ def _names(folder: str, prefix: str, out: list[str]) -> None:
             out.append("f:" + rel)
 
 
-def digest_folder(folder: Path, kind: str) -> str:
-    """What a score depends on inside the folder: the files rules read and every name."""
-    names: list[str] = []
-    _names(str(folder), "", names)
+def digest_folder(folder: Path, kind: str, listed: Sequence[str] | None = None) -> str:
+    """What a score depends on inside the folder: the files rules read and every name.
+
+    ``listed`` is the folder's entries when a walk already has them (discovery does).
+    """
+    names: list[str] = list(listed) if listed is not None else []
+    if listed is None:
+        _names(str(folder), "", names)
     h = hashlib.sha256(kind.encode())
     h.update("\0".join(names).encode("utf-8", "surrogateescape"))
     if kind == "skill":
@@ -74,6 +79,12 @@ def digest_folder(folder: Path, kind: str) -> str:
     return h.hexdigest()
 
 
+def item_key(kind: str, rel: str, folder: Path, names: Sequence[str] | None = None) -> str:
+    """The cache key of one item (the version and configuration key the whole cache file)."""
+    digest = digest_folder(folder, kind, names)
+    return hashlib.sha256(f"{kind}\0{rel}\0{digest}".encode()).hexdigest()
+
+
 def checksum(payload: str) -> str:
     return hashlib.blake2b(payload.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
@@ -100,6 +111,10 @@ class Cache:
     def _open(self) -> sqlite3.Connection:
         try:
             db = sqlite3.connect(self.path)
+            # A cache needs no durability: a damaged file is detected and rebuilt, so never
+            # wait for the disk (an fsync here would also flush every report file just written).
+            db.execute("PRAGMA synchronous = OFF")
+            db.execute("PRAGMA journal_mode = MEMORY")
             db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
             expected = f"{FORMAT}:{__version__}:{self.fingerprint}"
@@ -118,8 +133,14 @@ class Cache:
             self.path.unlink(missing_ok=True)
             return self._open() if not self.path.exists() else sqlite3.connect(":memory:")
 
-    def key(self, kind: str, rel: str, folder: Path) -> str:
-        return hashlib.sha256(f"{kind}\0{rel}\0{digest_folder(folder, kind)}".encode()).hexdigest()
+    def key(self, kind: str, rel: str, folder: Path, names: Sequence[str] | None = None) -> str:
+        return item_key(kind, rel, folder, names)
+
+    def empty(self) -> bool:
+        try:
+            return self.db.execute("SELECT 1 FROM results LIMIT 1").fetchone() is None
+        except sqlite3.DatabaseError:
+            return True
 
     def get(self, key: str) -> Entry | None:
         try:

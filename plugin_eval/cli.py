@@ -19,6 +19,8 @@ from plugin_eval import __version__
 from plugin_eval.config import Config, ConfigError, find_config, load_config, matching_codes
 from plugin_eval.engine import DepthUnavailable, check_depth, score_skill
 from plugin_eval.findings import Severity
+from plugin_eval.montecarlo.settings import BACKENDS, MonteCarloSettings, OptionError, from_options
+from plugin_eval.plugin import is_plugin
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.report import github as github_report
 from plugin_eval.report import html as html_report
@@ -46,6 +48,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+MC = "Monte Carlo layer (--depth deep or thorough)"
 
 
 class Depth(StrEnum):
@@ -106,12 +111,15 @@ def _config(paths: list[Path], config_file: Path | None, isolated: bool) -> Conf
     return load_config(source)
 
 
-@app.command()
+@app.command("score")
 def score(
     paths: Annotated[
         list[Path], typer.Argument(help="Skill folders, SKILL.md files or plugin folders.")
     ],
-    depth: Annotated[Depth, typer.Option(help="quick: static layer only.")] = Depth.quick,
+    depth: Annotated[
+        Depth,
+        typer.Option(help="quick: static layer; deep, thorough: + Monte Carlo (50, 100 runs)."),
+    ] = Depth.quick,
     output: Annotated[Output, typer.Option("--output", "-o", help="Output format.")] = Output.text,
     threshold: Annotated[
         float | None, typer.Option(min=0, max=100, help="Exit 1 when a composite is below this.")
@@ -134,11 +142,100 @@ def score(
         Path | None, typer.Option("--config", help="Read settings from this TOML file.")
     ] = None,
     isolated: Annotated[bool, typer.Option(help="Ignore configuration files.")] = False,
+    runs: Annotated[
+        int | None,
+        typer.Option(min=1, help="Runs (default: deep 50, thorough 100).", rich_help_panel=MC),
+    ] = None,
+    backend: Annotated[
+        str | None,
+        typer.Option(
+            help="offline (default: a lexical router, a simulation; no key, no network), "
+            "anthropic or openai.",
+            rich_help_panel=MC,
+        ),
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="Model name.", rich_help_panel=MC)] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(help="API endpoint, e.g. any OpenAI-compatible server.", rich_help_panel=MC),
+    ] = None,
+    concurrency: Annotated[
+        int | None,
+        typer.Option(min=1, max=64, help="Calls in flight (default 4).", rich_help_panel=MC),
+    ] = None,
+    timeout: Annotated[
+        float | None,
+        typer.Option(min=1, help="Seconds per call (default 60).", rich_help_panel=MC),
+    ] = None,
+    no_cache: Annotated[
+        bool,
+        typer.Option(
+            "--no-cache",
+            help="Bypass every cache this command uses (today: the model response cache).",
+            rich_help_panel=MC,
+        ),
+    ] = False,
+    max_cost: Annotated[
+        float | None,
+        typer.Option(
+            min=0, help="Stop at this many USD; results marked partial.", rich_help_panel=MC
+        ),
+    ] = None,
+    price: Annotated[
+        str | None,
+        typer.Option(help="USD per million tokens IN,OUT, e.g. 1,5.", rich_help_panel=MC),
+    ] = None,
+    ci_width: Annotated[
+        float | None,
+        typer.Option(
+            min=0, max=1, help="Stop once every interval is narrower than this.", rich_help_panel=MC
+        ),
+    ] = None,
+    against: Annotated[
+        Path | None,
+        typer.Option(
+            help="Distractors: the skills under this folder, not the siblings.", rich_help_panel=MC
+        ),
+    ] = None,
+    save_evals: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write the prompts used (.json skill-creator, .yaml cases).", rich_help_panel=MC
+        ),
+    ] = None,
 ) -> None:
     """Score skills and list what to fix."""
     try:
         check_depth(depth.value)
     except DepthUnavailable as err:
+        raise _usage(str(err)) from None
+    if backend is not None and backend not in BACKENDS:
+        raise _usage(f"--backend {backend}: choose {', '.join(BACKENDS)}")
+    try:
+        monte_carlo = from_options(
+            depth.value,
+            runs=runs,
+            backend=backend,
+            model=model,
+            base_url=base_url,
+            concurrency=concurrency,
+            timeout=timeout,
+            no_cache=no_cache,
+            max_cost=max_cost,
+            price=price,
+            ci_width=ci_width,
+            against=against,
+            save_evals=save_evals,
+            progress=sys.stderr.isatty(),
+        )
+        if monte_carlo is not None:
+            from plugin_eval.montecarlo.backends import BackendUnavailable, preflight
+
+            try:
+                preflight(monte_carlo)
+            except BackendUnavailable as err:
+                raise OptionError(str(err)) from None
+    except OptionError as err:
         raise _usage(str(err)) from None
     try:
         config = _config(paths, config_file, isolated)
@@ -170,19 +267,18 @@ def score(
         targets += found
     if not targets:
         raise _usage("nothing to score")
+    if save_evals is not None and len(targets) > 1 and not save_evals.is_dir():
+        raise _usage("--save-evals: with several skills, give a folder (one file per skill)")
 
     stamp = now()
     reports: list[Report] = []
     crashed = False
+    said: set[str] = set()
     for target in targets:
         try:
-            if target.kind == "plugin":
-                plugin = score_plugin(target.folder, config, target.display, depth.value)
-                report: Report = build_plugin_report(plugin, stamp)
-            else:
-                report = build_report(
-                    score_skill(target.folder, config, target.display, depth.value), stamp
-                )
+            report = _score_target(
+                target, config, depth.value, stamp, _per_target(monte_carlo, target, stderr)
+            )
         except Exception as exc:  # one broken skill never hides the others
             crashed = True
             stderr.print(
@@ -191,6 +287,10 @@ def score(
             )
             continue
         reports.append(report)
+        for note in report.notes:
+            if note not in said:  # the same note for every skill of a batch is said once
+                said.add(note)
+                stderr.print(f"[yellow]note:[/] {escape(report.path)}: {escape(note)}")
 
     # Off a terminal, never truncate paths to 80 columns (logs, CI, pipes).
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
@@ -215,6 +315,107 @@ def score(
         text_report.render_summary(out, reports)
 
     raise typer.Exit(_exit_code(reports, config, crashed))
+
+
+def _score_target(
+    target: Target,
+    config: Config,
+    depth: str,
+    stamp: str,
+    monte_carlo: MonteCarloSettings | None = None,
+) -> Report:
+    if target.kind == "plugin":
+        return build_plugin_report(
+            score_plugin(target.folder, config, target.display, depth), stamp
+        )
+    return build_report(
+        score_skill(target.folder, config, target.display, depth, monte_carlo), stamp
+    )
+
+
+def _per_target(
+    settings: MonteCarloSettings | None, target: Target, stderr: Console
+) -> MonteCarloSettings | None:
+    """The Monte Carlo settings for one target (its own --save-evals file in a folder)."""
+    if settings is None:
+        return None
+    if target.kind == "plugin":
+        stderr.print(
+            f"[yellow]note:[/] {escape(target.display)}: a plugin folder is scored by its static "
+            "layer; give a skill folder (skills/NAME) for the Monte Carlo layer"
+        )
+        return None
+    if settings.save_evals is not None and settings.save_evals.is_dir():
+        from dataclasses import replace
+
+        return replace(settings, save_evals=settings.save_evals / f"{target.folder.name}.yaml")
+    return settings
+
+
+@app.command("compare")
+def compare_command(
+    a: Annotated[Path, typer.Argument(help="A skill or plugin folder (A).")],
+    b: Annotated[Path | None, typer.Argument(help="Another skill or plugin folder (B).")] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            help="Compare A with itself at this git revision (read with git, never checked out)."
+        ),
+    ] = None,
+    output: Annotated[
+        Output, typer.Option("--output", "-o", help="text, markdown or json.")
+    ] = Output.text,
+    config_file: Annotated[
+        Path | None, typer.Option("--config", help="Read settings from this TOML file.")
+    ] = None,
+    isolated: Annotated[bool, typer.Option(help="Ignore configuration files.")] = False,
+) -> None:
+    """Compare two skills or plugins: scores per dimension with the winner, and findings."""
+    import tempfile
+
+    from plugin_eval import compare as cmp
+
+    if output not in (Output.text, Output.markdown, Output.json):
+        raise _usage("compare supports --output text, markdown or json")
+    if (b is None) == (against is None):
+        raise _usage("give two paths (A B), or one path and --against REV")
+    try:
+        config = _config([a], config_file, isolated)
+    except ConfigError as err:
+        raise _usage(str(err)) from None
+    stamp = now()
+    with tempfile.TemporaryDirectory(prefix="plugin-eval-compare-") as tmp:
+        try:
+            if against is not None:
+                copy, shown = cmp.checkout_copy(a, against, Path(tmp))
+                # A is the revision, B the work tree: deltas read as "what the change did".
+                first, second = _target(copy, shown), _target(a, None)
+            else:
+                assert b is not None
+                first, second = _target(a, None), _target(b, None)
+        except cmp.GitError as err:
+            raise _usage(f"--against {against}: {err}") from None
+        data = cmp.comparison(
+            _score_target(first, config, "quick", stamp),
+            _score_target(second, config, "quick", stamp),
+        )
+    if output is Output.json:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    elif output is Output.markdown:
+        sys.stdout.write(cmp.render_markdown(data))
+    else:
+        console = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
+        for line in cmp.render_text(data):
+            console.print(line, soft_wrap=True)
+
+
+def _target(path: Path, display: str | None) -> Target:
+    try:
+        found, _notes = resolve(path)
+    except TargetError as exc:
+        raise _usage(str(exc)) from None
+    target = found[0]
+    return Target(target.folder, display or target.display, target.kind)
 
 
 def _exit_code(reports: list[Report], config: Config, crashed: bool) -> int:
@@ -314,8 +515,8 @@ def report_command(
 
     if not root.is_dir():
         raise _usage(f"{root}: not a folder")
-    if out.resolve() == root.resolve() or root.resolve() in out.resolve().parents:
-        raise _usage(f"--out {out}: must not be inside {root} (nothing under ROOT is written)")
+    if out.resolve() == root.resolve() or (out / "SKILL.md").exists() or is_plugin(out):
+        raise _usage(f"--out {out}: must be a folder of its own, not ROOT, a skill or a plugin")
     if previous is not None and summary_report.load_previous(previous) is None:
         raise _usage(f"--previous {previous}: no readable summary.json there")
     try:
@@ -345,15 +546,14 @@ def report_command(
             advance,
             keep if (sarif or html) else None,
         )
-    data = summary_report.summary_json(
+    summary_report.write_summary(
+        out,
         rows,
         stamp,
         root.as_posix(),
         stats.notes,
         summary_report.load_previous(previous) if previous else None,
     )
-    (out / "summary.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    (out / "summary.md").write_text(summary_report.summary_md(data), encoding="utf-8")
     if sarif:
         (out / "summary.sarif").write_text(sarif_report.render(collected), encoding="utf-8")
     if html:
@@ -368,7 +568,8 @@ def report_command(
         f"scored {stats.items} items ({stats.plugins} plugins, {stats.skills} loose skills) in "
         f"{elapsed:.1f} s · {cache_text} · wrote {escape(str(out))}"
     )
-    errored = sum(1 for r in rows if r["errored"])
+    errored = stats.errored
+    rows.close()
     raise typer.Exit(EXIT_FAIL if errored else EXIT_OK)
 
 

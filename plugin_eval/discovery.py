@@ -24,6 +24,9 @@ class Item:
     rel: str
     # A marketplace.json entry (as JSON text) standing in for a missing plugin.json.
     entry: str | None = None
+    # For a skill: every entry below it ("f:", "d:", "l:" + relative path), from the walk
+    # that found it, so the cache key needs no second walk.
+    names: tuple[str, ...] | None = None
 
     @property
     def slug(self) -> str:
@@ -57,11 +60,14 @@ def discover(root: Path) -> Discovery:
 
 def _walk(root: Path, notes: list[str]) -> Iterator[Item]:
     """Depth-first over scandir entries (their cached types cost no extra system calls)."""
+    tree: dict[str, list[tuple[str, str]]] = {}
+    skills: list[tuple[Path, str]] = []
     stack = [(str(root), "")]
     while stack:
         path, rel = stack.pop()
         try:
-            entries = sorted(os.scandir(path), key=lambda e: e.name)
+            with os.scandir(path) as it:
+                entries = sorted(it, key=lambda e: e.name)
         except OSError as err:
             notes.append(f"{rel or '.'}: cannot be listed ({err.strerror})")
             continue
@@ -71,22 +77,42 @@ def _walk(root: Path, notes: list[str]) -> Iterator[Item]:
             yield Item("plugin", folder, rel)  # a plugin is one unit: its skills/ go with it
             continue
         if SKILL_FILE in names:
-            yield Item("skill", folder, rel)  # and keep walking: skills may nest skills
+            skills.append((folder, rel))  # and keep walking: skills may nest skills
+        listed: list[tuple[str, str]] = []
         children = []
         for entry in entries:
             shown = f"{rel}/{entry.name}" if rel else entry.name
             if entry.is_symlink():
+                listed.append((entry.name, "l"))
                 if os.path.isdir(entry.path):
                     target = os.path.realpath(entry.path)
                     where = "inside" if target.startswith(str(root) + os.sep) else "outside"
                     notes.append(f"{shown}: symlink ({where} the root) skipped, not followed")
-            elif not entry.is_dir() or entry.name.startswith("."):
+            elif not entry.is_dir():
+                listed.append((entry.name, "f"))
+            elif entry.name.startswith("."):
                 continue  # hidden folders (.git, caches) hold no skills
             elif entry.name in SKIPPED_DIRS:
                 notes.append(f"{shown}: {entry.name} skipped")
             else:
+                listed.append((entry.name, "d"))
                 children.append((entry.path, shown))
+        tree[rel] = listed
         stack.extend(reversed(children))
+    for folder, rel in skills:
+        yield Item("skill", folder, rel, names=_subtree(tree, rel))
+
+
+def _subtree(tree: dict[str, list[tuple[str, str]]], rel: str) -> tuple[str, ...]:
+    out: list[str] = []
+    stack = [(rel, "")]
+    while stack:
+        here, prefix = stack.pop()
+        for name, kind in tree.get(here, ()):
+            out.append(f"{kind}:{prefix}{name}")
+            if kind == "d":
+                stack.append((f"{here}/{name}" if here else name, f"{prefix}{name}/"))
+    return tuple(sorted(out))
 
 
 def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:

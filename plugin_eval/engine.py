@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.config import Config
@@ -14,6 +15,10 @@ from plugin_eval.findings import Finding
 from plugin_eval.rules import BY_CODE, SKILL_RULES
 from plugin_eval.scoring import composite as comp
 from plugin_eval.scoring.subscores import SubScore, compute
+
+if TYPE_CHECKING:
+    from plugin_eval.montecarlo.results import MonteCarloResult
+    from plugin_eval.montecarlo.settings import MonteCarloSettings
 
 # `<!-- plugin-eval: ignore PE201 -->` in the body, `# plugin-eval: ignore PE106` in YAML.
 SUPPRESS = re.compile(r"plugin-eval:\s*ignore\b[\s:]*([A-Za-z0-9_, -]*)")
@@ -36,17 +41,27 @@ class SkillResult:
     depth: str
     # Targets outside the skill folder whose existence a rule checked: a cache must re-check them.
     outside_checks: tuple[tuple[str, bool], ...] = ()
+    # Layers the depth names that did not run (the judge is not built), and why, in words.
+    layers_not_run: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    monte_carlo: MonteCarloResult | None = None
 
 
-AVAILABLE_LAYERS = frozenset({"static"})
+AVAILABLE_LAYERS = frozenset({"static", "monte_carlo"})
+
+
+def missing_layers(depth: str) -> tuple[str, ...]:
+    return tuple(layer for layer in comp.DEPTHS[depth] if layer not in AVAILABLE_LAYERS)
 
 
 def check_depth(depth: str) -> None:
-    missing = [layer for layer in comp.DEPTHS[depth] if layer not in AVAILABLE_LAYERS]
-    if missing:
+    """A depth runs when a layer it adds to the static one exists; the rest are reported."""
+    missing = missing_layers(depth)
+    if missing and all(layer in missing for layer in comp.DEPTHS[depth] if layer != "static"):
         raise DepthUnavailable(
             f"depth '{depth}' needs the {' and '.join(m.replace('_', ' ') for m in missing)} "
-            "layer(s), which this version does not have yet; use --depth quick"
+            "layer(s), which this version does not have yet; use --depth quick, or deep for "
+            "the static and Monte Carlo layers"
         )
 
 
@@ -145,7 +160,30 @@ def score_document(
 
 
 def score_skill(
-    folder: Path, config: Config, display_path: str, depth: str = "quick"
+    folder: Path,
+    config: Config,
+    display_path: str,
+    depth: str = "quick",
+    monte_carlo: MonteCarloSettings | None = None,
 ) -> SkillResult:
+    """Score one skill; deep and thorough add the Monte Carlo layer when given its settings."""
     check_depth(depth)
-    return score_document(parse_skill(folder), config, display_path, depth)
+    doc = parse_skill(folder)
+    result = score_document(doc, config, display_path, depth)
+    if "monte_carlo" not in comp.DEPTHS[depth]:
+        return result
+    missing = missing_layers(depth)
+    notes = tuple(
+        f"the {layer} layer did not run: this version does not have it (depth '{depth}' "
+        "names it); its dimensions come from the other layers alone"
+        for layer in missing
+    )
+    if monte_carlo is None:
+        return replace(
+            result,
+            layers_not_run=(*missing, "monte_carlo"),
+            notes=(*notes, "the Monte Carlo layer did not run: no settings were given for it"),
+        )
+    from plugin_eval.montecarlo.layer import run_layer  # scipy and the SDKs load only here
+
+    return run_layer(replace(result, layers_not_run=missing, notes=notes), doc, monte_carlo)

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from plugin_eval.cache import Cache, checksum
+from plugin_eval.cache import Cache, checksum, item_key
 from plugin_eval.config import Config
 from plugin_eval.discovery import Item, discover
 from plugin_eval.engine import score_skill
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.report.model import Report, build_plugin_report, build_report
+from plugin_eval.report.summary import RowStore
 from plugin_eval.scoring import composite as comp
 
 PLACEHOLDER = "@@plugin-eval:generated-at@@"
@@ -38,6 +39,9 @@ class Task:
     rel: str
     slug: str
     entry: str | None
+    names: tuple[str, ...] | None = None
+    # True when the worker should compute the cache key (a cold cache: nothing to look up).
+    want_key: bool = False
 
 
 @dataclass
@@ -47,6 +51,7 @@ class RunStats:
     skills: int = 0
     cache_hits: int = 0
     cache_misses: int = 0
+    errored: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -60,9 +65,14 @@ def _init_worker(config_json: str) -> None:
     gc.freeze()
 
 
-def evaluate(task: Task, config: Config | None = None) -> tuple[str, Row, list[list[Any]]]:
-    """Score one item: its report JSON (timestamp left as a placeholder), row, outside checks."""
+Result = tuple[str, Row, list[list[Any]], str | None]
+
+
+def evaluate(task: Task, config: Config | None = None) -> Result:
+    """Score one item: report JSON (timestamp as a placeholder), row, outside checks, key."""
     config = config or _WORKER_CONFIG or Config()
+    # The key is taken before scoring, so it describes the content that was scored.
+    key = item_key(task.kind, task.rel, Path(task.folder), task.names) if task.want_key else None
     try:
         if task.kind == "plugin":
             manifest = json.loads(task.entry) if task.entry else None
@@ -76,8 +86,8 @@ def evaluate(task: Task, config: Config | None = None) -> tuple[str, Row, list[l
     except Exception as exc:  # one broken item never stops the run
         error = f"{type(exc).__name__}: {exc}"
         payload = json.dumps({"path": task.rel, "kind": task.kind, "errored": True, "error": error})
-        return payload, _error_row(task, error), []
-    return report.model_dump_json(indent=2), summary_row(task, report), [list(c) for c in outside]
+        return payload, _error_row(task, error), [], key
+    return report.model_dump_json(), summary_row(task, report), [list(c) for c in outside], key
 
 
 def summary_row(task: Task, report: Report) -> Row:
@@ -137,8 +147,8 @@ def _error_row(task: Task, error: str) -> Row:
     }
 
 
-def _task(item: Item) -> Task:
-    return Task(item.kind, str(item.folder), item.rel, item.slug, item.entry)
+def _task(item: Item, want_key: bool = False) -> Task:
+    return Task(item.kind, str(item.folder), item.rel, item.slug, item.entry, item.names, want_key)
 
 
 def _subdir(kind: str) -> str:
@@ -159,7 +169,7 @@ class Writer:
 
     out: Path
     previous: Path | None
-    rows: list[Row] = field(default_factory=list)
+    rows: RowStore = field(default_factory=RowStore)
     written: dict[str, list[Any]] = field(default_factory=dict)
     on_item: Callable[[Row, str], None] | None = None
     index: dict[str, list[Any]] = field(default_factory=dict)
@@ -179,7 +189,7 @@ class Writer:
             self._put(f"badges/{task.slug}.svg", badge_svg(row["score"], row["badge"]))
         if self.previous is not None:
             row = {**row, "changes": _finding_changes(self.previous / rel, text)}
-        self.rows.append(row)
+        self.rows.add(row)
         if self.on_item is not None:
             self.on_item(row, text)
 
@@ -193,16 +203,25 @@ class Writer:
                     return
             except OSError:
                 pass
-        with open(self.out / rel, "wb") as fh:
-            fh.write(data)
+        _write_bytes(self.out / rel, data)
 
     def save_index(self) -> None:
         _write(self.out / INDEX, json.dumps(self.written, sort_keys=True))
 
 
 def _write(path: Path, text: str) -> None:
-    with open(path, "wb") as fh:
-        fh.write(text.encode("utf-8", "surrogateescape"))
+    _write_bytes(path, text.encode("utf-8", "surrogateescape"))
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    # os.open/os.write: three system calls a file, where open() adds fstat, ioctl and lseek.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 def _finding_keys(report: dict[str, Any]) -> set[str]:
@@ -229,8 +248,8 @@ def run_report(
     previous: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     on_item: Callable[[Row, str], None] | None = None,
-) -> tuple[list[Row], RunStats]:
-    """Score every item under ``root`` into ``out``; return the rows (sorted) and statistics."""
+) -> tuple[RowStore, RunStats]:
+    """Score every item under ``root`` into ``out``; return the rows (on disk) and statistics."""
     found = discover(root)
     stats = RunStats(items=len(found.items), notes=list(found.notes))
     stats.plugins = sum(1 for i in found.items if i.kind == "plugin")
@@ -243,9 +262,13 @@ def run_report(
         stats.notes.append(f"cache {cache.rebuilt}: rebuilt")
     done = 0
     pending: list[tuple[Task, str | None]] = []
+    # A cold cache has nothing to look up: workers take the keys as they read the files.
+    cold = cache is not None and cache.empty()
     for item in found.items:
-        task = _task(item)
-        key = cache.key(task.kind, task.rel, item.folder) if cache is not None else None
+        task = _task(item, want_key=cold)
+        key = (
+            cache.key(task.kind, task.rel, item.folder, item.names) if cache and not cold else None
+        )
         entry = cache.get(key) if cache is not None and key is not None else None
         if entry is not None:
             writer(task, entry.payload, dict(entry.row), entry.stamp)
@@ -254,10 +277,14 @@ def run_report(
                 progress(done, stats.items)
         else:
             pending.append((task, key))
-    for (task, key), (payload, row, outside) in zip(
+    if cold and cache is not None:
+        cache.misses += len(pending)
+    for (task, looked_up), (payload, row, outside, taken) in zip(
         pending, _evaluate_all([t for t, _ in pending], config, jobs), strict=True
     ):
         writer(task, payload, row, stamp)
+        stats.errored += bool(row["errored"])
+        key = looked_up or taken
         if cache is not None and key is not None and not row["errored"]:
             cache.put(key, payload, row, outside, stamp)
         done += 1
@@ -266,15 +293,12 @@ def run_report(
     if cache is not None:
         stats.cache_hits, stats.cache_misses = cache.hits, cache.misses
         cache.close()
-    _remove_stale(out, set(writer.written))
+    _remove_stale(out, writer.index, writer.written)
     writer.save_index()
-    writer.rows.sort(key=lambda r: (r["kind"] != "plugin", r["path"]))
     return writer.rows, stats
 
 
-def _evaluate_all(
-    tasks: list[Task], config: Config, jobs: int
-) -> Iterator[tuple[str, Row, list[list[Any]]]]:
+def _evaluate_all(tasks: list[Task], config: Config, jobs: int) -> Iterator[Result]:
     if jobs <= 1 or len(tasks) < 2:
         for task in tasks:
             yield evaluate(task, config)
@@ -287,12 +311,16 @@ def _evaluate_all(
         yield from pool.imap(evaluate, tasks, chunksize=chunk)
 
 
-def _remove_stale(out: Path, written: set[str]) -> None:
-    """Drop per-item files of items that are gone (only our own files, in our own folders)."""
-    for sub, suffix in (("plugins", ".json"), ("skills", ".json"), ("badges", ".svg")):
-        for path in (out / sub).iterdir():
-            if path.suffix == suffix and f"{sub}/{path.name}" not in written and path.is_file():
-                path.unlink()
+def _remove_stale(out: Path, before: dict[str, list[Any]], written: dict[str, list[Any]]) -> None:
+    """Drop the files a previous run wrote for items that are gone, and nothing else."""
+    for rel in sorted(before.keys() - written.keys()):
+        path = out / rel
+        if (
+            rel.split("/")[0] in ("plugins", "skills", "badges")
+            and ".." not in rel
+            and path.is_file()
+        ):
+            path.unlink()
 
 
 BADGE_COLOURS = {

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from plugin_eval.cli import app
 from plugin_eval.report import github, html, sarif
 from plugin_eval.report.model import FindingOut, Report, build_report
-from plugin_eval.rules import BY_CODE, SKILL_RULES
+from plugin_eval.rules import ALL_RULES, BY_CODE
 from tests.conftest import REPO, MakeSkill, score
 
 SCHEMA = json.loads((REPO / "tests" / "fixtures" / "sarif-schema-2.1.0.json").read_text())
@@ -110,7 +110,7 @@ def test_sarif_of_no_reports_validates() -> None:
 
 def test_sarif_rules_come_from_the_registry() -> None:
     rules = sarif.sarif_log([])["runs"][0]["tool"]["driver"]["rules"]
-    assert [r["id"] for r in rules] == [r.code for r in SKILL_RULES]
+    assert [r["id"] for r in rules] == [r.code for r in ALL_RULES]
     by_id = {r["id"]: r for r in rules}
     assert by_id["PE201"]["name"] == "ORPHAN_REFERENCE"
     assert by_id["PE201"]["properties"]["antiPattern"] is True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from plugin_eval.report.model import Report
+from plugin_eval.report.montecarlo import IntervalOut
 
 
 def cell(text: str) -> str:
@@ -13,7 +14,7 @@ def cell(text: str) -> str:
 def render(report: Report, explain: bool = False) -> str:
     c = report.composite
     out = [
-        f"## {cell(report.name)}: {c.score:.1f}/100 ({c.badge}, {c.grade})",
+        f"## {cell(report.name)}: {c.score:.1f}/100{_ci(report)} ({c.badge}, {c.grade})",
         "",
         f"`{report.path}` · depth {report.depth} ({c.confidence_label}) · penalty ×{c.penalty:.2f} "
         f"for {c.anti_pattern_count} anti-pattern(s)",
@@ -33,6 +34,7 @@ def render(report: Report, explain: bool = False) -> str:
         out.append(f"Weak: {', '.join(c.weak_dimensions)}.")
     if c.strong_dimensions:
         out.append(f"Strong: {', '.join(c.strong_dimensions)}.")
+    out += monte_carlo(report)
     if explain:
         out += ["", "### Evidence", ""]
         for name, sub in report.layers[0].sub_scores.items():
@@ -56,3 +58,81 @@ def render(report: Report, explain: bool = False) -> str:
             )
     out.append("")
     return "\n".join(out)
+
+
+def _ci(report: Report) -> str:
+    c = report.composite
+    if c.ci_lower is None or c.ci_upper is None:
+        return ""
+    return f" [{c.ci_lower:.1f}–{c.ci_upper:.1f}]"
+
+
+def _interval(i: IntervalOut) -> str:
+    if i.value is None:
+        return "—"
+    if i.ci_lower is None or i.ci_upper is None:
+        return f"{i.value:.2f}"
+    return f"{i.value:.2f} [{i.ci_lower:.2f}–{i.ci_upper:.2f}]"
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{cell(name)} {n}" for name, n in counts.items()) or "—"
+
+
+def monte_carlo(report: Report) -> list[str]:
+    """The Monte Carlo section: measures with 95 % intervals and the prompts it got wrong."""
+    layer = next((x for x in report.layers if x.monte_carlo is not None), None)
+    if layer is None or layer.monte_carlo is None:
+        return []
+    mc = layer.monte_carlo
+    what = "**simulation**: lexical BM25 router, not a model" if mc.simulated else f"`{mc.model}`"
+    out = [
+        "",
+        "### Monte Carlo",
+        "",
+        f"{mc.backend} ({what}) · {mc.runs} run(s) of {mc.distinct_prompts} prompt(s) · "
+        f"{len(mc.distractors.candidates) - 1} distractor(s), {cell(mc.distractors.source)} · "
+        f"prompts: {cell(mc.prompt_source)}",
+        "",
+        "| measure | value [95 % interval] | method |",
+        "|---|---|---|",
+    ]
+    t = mc.triggering
+    if t is not None:
+        out += [
+            f"| precision | {_interval(t.precision)} | {t.precision.method} |",
+            f"| recall | {_interval(t.recall)} | {t.recall.method} |",
+            f"| F1 | {_interval(t.f1)} | {t.f1.method} |",
+        ]
+    if mc.output_quality is not None:
+        q = mc.output_quality
+        out.append(f"| output quality | {_interval(q.mean)} | {cell(q.method)}, BCa bootstrap |")
+    if mc.consistency is not None:
+        out.append(
+            f"| consistency | {mc.consistency.score:.0f}/100 | mean pairwise Jaccard "
+            f"{mc.consistency.mean_jaccard:.2f} |"
+        )
+    out.append(f"| failure rate | {_interval(mc.failures.rate)} | clopper-pearson |")
+    if mc.tokens is not None:
+        out.append(
+            f"| output tokens | median {mc.tokens.median_output_tokens:.0f} | IQR "
+            f"{mc.tokens.q1:.0f}–{mc.tokens.q3:.0f} |"
+        )
+    c = report.composite
+    if c.ci_lower is not None and c.ci_upper is not None:
+        out.append(
+            f"| composite | {c.score:.1f} [{c.ci_lower:.1f}–{c.ci_upper:.1f}] | "
+            "percentile bootstrap over prompts |"
+        )
+    out.append("")
+    if t is not None and t.stolen_by:
+        out.append(f"Missed should-trigger runs went to: {_counts(t.stolen_by)}.")
+    if t is not None and t.false_triggers_from:
+        out.append(f"Should-not runs it took belong to: {_counts(t.false_triggers_from)}.")
+    wrong = [p for p in mc.prompts if p.outcome != "pass"]
+    if wrong:
+        out += ["", "| prompt | expected | outcome | picked |", "|---|---|---|---|"]
+        for p in wrong:
+            expected = "trigger" if p.should_trigger else "not trigger"
+            out.append(f"| {cell(p.prompt)} | {expected} | {p.outcome} | {_counts(p.picked)} |")
+    return out

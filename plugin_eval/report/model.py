@@ -11,6 +11,7 @@ from plugin_eval import __version__
 from plugin_eval.engine import SkillResult
 from plugin_eval.findings import Finding
 from plugin_eval.plugin_score import PluginResult
+from plugin_eval.report.montecarlo import MonteCarloOut, monte_carlo_out
 from plugin_eval.rules import BY_CODE
 from plugin_eval.scoring import composite as comp
 from plugin_eval.scoring.subscores import SubScore as ScoredSub
@@ -47,11 +48,17 @@ class FindingOut(_Model):
 
 
 class Layer(_Model):
-    layer: str
-    score: float = Field(description="Weighted sub-scores × anti-pattern penalty, 0–1.")
+    layer: str = Field(description="static or monte_carlo.")
+    score: float = Field(
+        description="0–1. static: weighted sub-scores × anti-pattern penalty. monte_carlo: its "
+        "dimension scores weighted by the dimension weights. The composite uses neither."
+    )
     sub_scores: dict[str, SubScore]
     anti_patterns: list[FindingOut] = Field(
         description="Findings that count toward the penalty (the six anti-patterns of seed 002)."
+    )
+    monte_carlo: MonteCarloOut | None = Field(
+        default=None, description="The Monte Carlo layer's measures; null on other layers."
     )
 
 
@@ -78,7 +85,10 @@ class Composite(_Model):
         default=None,
         description="Plugins only: the penalty uses the mean number of anti-patterns per skill.",
     )
-    ci_lower: float | None = Field(description="Lower bound where a layer produced an interval.")
+    ci_lower: float | None = Field(
+        description="95 % interval of the score: the composite recomputed on bootstrap resamples "
+        "of the Monte Carlo prompts. Null when no layer measured its uncertainty (quick)."
+    )
     ci_upper: float | None
     badge: str
     grade: str
@@ -104,6 +114,12 @@ class Report(_Model):
     path: str
     name: str
     depth: str
+    layers_not_run: list[str] = Field(
+        default_factory=list, description="Layers the depth names that did not run (judge)."
+    )
+    notes: list[str] = Field(
+        default_factory=list, description="What ran and what did not, and why, in words."
+    )
     layers: list[Layer]
     composite: Composite
     findings: list[FindingOut]
@@ -201,21 +217,24 @@ def build_report(result: SkillResult, generated_at: str) -> Report:
         path=result.path,
         name=result.name,
         depth=result.depth,
+        layers_not_run=list(result.layers_not_run),
+        notes=list(result.notes),
         layers=[
             Layer(
                 layer="static",
                 score=result.static_score,
                 sub_scores=subs,
                 anti_patterns=[finding_out(f) for f in result.anti_patterns],
-            )
+            ),
+            *_monte_carlo_layer(result),
         ],
         composite=Composite(
             score=c.score,
             raw_score=c.raw,
             penalty=c.penalty,
             anti_pattern_count=len(result.anti_patterns),
-            ci_lower=None,
-            ci_upper=None,
+            ci_lower=c.ci_lower,
+            ci_upper=c.ci_upper,
             badge=c.badge,
             grade=c.grade,
             confidence_label=comp.CONFIDENCE[result.depth],
@@ -226,6 +245,29 @@ def build_report(result: SkillResult, generated_at: str) -> Report:
         findings=[finding_out(f) for f in result.findings],
         counts=_counts(result.findings, result.suppressed),
     )
+
+
+def _monte_carlo_layer(result: SkillResult) -> list[Layer]:
+    mc = result.monte_carlo
+    if mc is None or mc.score is None:
+        return []
+    subs = {
+        name: SubScore(
+            score=s.score,
+            feeds=mc.feeds[name],
+            evidence=[Evidence(label=e.label, points=e.points, line=e.line) for e in s.evidence],
+        )
+        for name, s in mc.subscores.items()
+    }
+    return [
+        Layer(
+            layer="monte_carlo",
+            score=mc.score,
+            sub_scores=subs,
+            anti_patterns=[],
+            monte_carlo=monte_carlo_out(mc),
+        )
+    ]
 
 
 def build_plugin_report(result: PluginResult, generated_at: str) -> PluginReport:

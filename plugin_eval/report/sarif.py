@@ -14,7 +14,7 @@ from plugin_eval import __version__
 from plugin_eval.findings import Severity
 from plugin_eval.report.model import FindingOut
 from plugin_eval.report.scored import Scored
-from plugin_eval.rules import SKILL_RULES, lookup
+from plugin_eval.rules import ALL_RULES, lookup
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -46,12 +46,12 @@ class RuleInfo(Protocol):
     def documentation(self) -> str: ...
 
 
-def render(reports: Sequence[Scored], rules: Iterable[RuleInfo] = SKILL_RULES) -> str:
+def render(reports: Sequence[Scored], rules: Iterable[RuleInfo] = ALL_RULES) -> str:
     """The SARIF log as JSON text: the same reports give the same bytes."""
     return json.dumps(sarif_log(reports, rules), indent=2, ensure_ascii=False) + "\n"
 
 
-def sarif_log(reports: Sequence[Scored], rules: Iterable[RuleInfo] = SKILL_RULES) -> dict[str, Any]:
+def sarif_log(reports: Sequence[Scored], rules: Iterable[RuleInfo] = ALL_RULES) -> dict[str, Any]:
     """One run listing `rules`, then the rule of any other finding, and one result per finding."""
     descriptors = [_descriptor(rule) for rule in rules]
     index = {d["id"]: i for i, d in enumerate(descriptors)}

@@ -1,11 +1,19 @@
-"""summary.json and summary.md of a marketplace report (GitHub job-summary friendly)."""
+"""summary.json and summary.md of a marketplace report (GitHub job-summary friendly).
+
+Rows are streamed: the report keeps them in a temporary file, and the summary is built in
+bounded memory (counts, and the few hundred rows each table of summary.md shows).
+"""
 
 from __future__ import annotations
 
+import heapq
 import json
-from collections import Counter
+import tempfile
+import textwrap
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from plugin_eval import __version__
 from plugin_eval.report.markdown import cell
@@ -13,78 +21,208 @@ from plugin_eval.report.markdown import cell
 BADGES = ("platinum", "gold", "silver", "bronze", "none")
 ATTENTION_BELOW = 60.0
 MAX_ROWS = 400  # GitHub caps a job summary at 1 MiB; summary.json always has every row
+MAX_LISTED_FINDINGS = 40
 Row = dict[str, Any]
+Previous = dict[str, tuple[float | None, str | None]]
 
 
-def summary_json(
-    rows: list[Row], stamp: str, root: str, notes: list[str], previous: list[Row] | None
-) -> dict[str, Any]:
-    scored = [r for r in rows if not r["errored"]]
-    data: dict[str, Any] = {
-        "schema_version": "1",
-        "tool": "plugin-eval",
-        "version": __version__,
-        "generated_at": stamp,
-        "root": root,
-        "depth": "quick",
-        "counts": {
-            "plugins": sum(1 for r in rows if r["kind"] == "plugin"),
-            "skills": sum(1 for r in rows if r["kind"] == "skill"),
-            "errored": len(rows) - len(scored),
-        },
-        "mean_score": _mean(r["score"] for r in scored),
-        "badge_counts": {b: sum(1 for r in scored if r["badge"] == b) for b in BADGES},
-        "notes": notes,
-        "rows": rows,
-    }
-    if previous is not None:
-        data["changes"] = changes(rows, previous)
-    return data
+class RowStore:
+    """Rows spilled to a temporary JSON-lines file; memory keeps one small tuple per row."""
+
+    def __init__(self) -> None:
+        # Lives as long as the report; close() (or garbage collection) removes it.
+        self._file: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
+        self._index: list[tuple[bool, str, int, int]] = []
+
+    def add(self, row: Row) -> None:
+        data = json.dumps(row).encode("utf-8", "surrogateescape")
+        self._index.append((row["kind"] != "plugin", row["path"], self._file.tell(), len(data)))
+        self._file.write(data + b"\n")
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __iter__(self) -> Iterator[Row]:
+        """Plugins first, then loose skills, each by path."""
+        self._file.flush()
+        for _, _, offset, length in sorted(self._index):
+            self._file.seek(offset)
+            yield json.loads(self._file.read(length))
+        self._file.seek(0, 2)
+
+    def close(self) -> None:
+        self._file.close()
 
 
-def _mean(values: Any) -> float | None:
-    items = list(values)
-    return round(sum(items) / len(items), 2) if items else None
-
-
-def changes(rows: list[Row], previous: list[Row]) -> dict[str, Any]:
-    before = {r["path"]: r for r in previous}
-    now = {r["path"]: r for r in rows}
-    deltas = []
-    for path in sorted(now.keys() & before.keys()):
-        a, b = before[path], now[path]
-        if a.get("score") is None or b.get("score") is None:
-            continue
-        delta = round(b["score"] - a["score"], 2)
-        if delta or a.get("badge") != b.get("badge"):
-            deltas.append(
-                {
-                    "path": path,
-                    "name": b["name"],
-                    "before": a["score"],
-                    "after": b["score"],
-                    "delta": delta,
-                    "badge_before": a.get("badge"),
-                    "badge_after": b["badge"],
-                }
-            )
-    deltas.sort(key=lambda d: (-abs(d["delta"]), d["path"]))
-    return {
-        "added": sorted(now.keys() - before.keys()),
-        "removed": sorted(before.keys() - now.keys()),
-        "score_changes": deltas,
-        "new_findings": sum(len(r.get("changes", {}).get("new", [])) for r in rows),
-        "fixed_findings": sum(len(r.get("changes", {}).get("fixed", [])) for r in rows),
-    }
-
-
-def load_previous(folder: Path) -> list[Row] | None:
+def load_previous(folder: Path) -> Previous | None:
+    """Last run's score and badge by path (only what the comparison needs)."""
     try:
         data = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     rows = data.get("rows") if isinstance(data, dict) else None
-    return rows if isinstance(rows, list) else None
+    if not isinstance(rows, list):
+        return None
+    return {
+        r["path"]: (r.get("score"), r.get("badge"))
+        for r in rows
+        if isinstance(r, dict) and isinstance(r.get("path"), str)
+    }
+
+
+@dataclass
+class _Top:
+    """The ``limit`` smallest items by key, and how many were offered."""
+
+    limit: int
+    heap: list[tuple[Any, int, Row]] = field(default_factory=list)
+    total: int = 0
+
+    def offer(self, key: Any, row: Row) -> None:
+        self.total += 1
+        entry = (_Neg(key), self.total, row)
+        if len(self.heap) < self.limit:
+            heapq.heappush(self.heap, entry)
+        elif entry[0] > self.heap[0][0]:
+            heapq.heapreplace(self.heap, entry)
+
+    def rows(self) -> list[Row]:
+        return [row for _, _, row in sorted(self.heap, key=lambda e: e[0].key)]
+
+
+@dataclass(frozen=True)
+class _Neg:
+    """Reverses the order of a key, to keep the smallest keys in a min-heap."""
+
+    key: Any
+
+    def __lt__(self, other: object) -> bool:
+        assert isinstance(other, _Neg)
+        return bool(other.key < self.key)
+
+    def __gt__(self, other: object) -> bool:
+        assert isinstance(other, _Neg)
+        return bool(other.key > self.key)
+
+
+@dataclass
+class Summary:
+    """Everything summary.json's header and summary.md need, from one pass over the rows."""
+
+    previous: Previous | None = None
+    plugins: int = 0
+    skills: int = 0
+    errored: int = 0
+    total_score: float = 0.0
+    badges: dict[str, int] = field(default_factory=lambda: dict.fromkeys(BADGES, 0))
+    attention: _Top = field(default_factory=lambda: _Top(MAX_ROWS))
+    errors: _Top = field(default_factory=lambda: _Top(MAX_ROWS))
+    ranked: dict[str, _Top] = field(
+        default_factory=lambda: {"plugin": _Top(MAX_ROWS), "skill": _Top(MAX_ROWS)}
+    )
+    seen: set[str] = field(default_factory=set)
+    deltas: list[dict[str, Any]] = field(default_factory=list)
+    new_findings: int = 0
+    fixed_findings: int = 0
+    listed: list[str] = field(default_factory=list)
+
+    def add(self, row: Row) -> None:
+        if row["kind"] == "plugin":
+            self.plugins += 1
+        else:
+            self.skills += 1
+        if row["errored"] or row["load_errors"]:
+            self.errors.offer(row["path"], row)
+        if row["errored"]:
+            self.errored += 1
+        else:
+            self.total_score += row["score"]
+            self.badges[row["badge"]] += 1
+            if row["score"] < ATTENTION_BELOW or row["anti_patterns"]:
+                self.attention.offer((row["score"], row["path"]), row)
+            self.ranked[row["kind"]].offer((-row["score"], row["path"]), row)
+        if self.previous is not None:
+            self._compare(row)
+
+    def _compare(self, row: Row) -> None:
+        assert self.previous is not None
+        path = row["path"]
+        self.seen.add(path)
+        changes = row.get("changes", {})
+        self.new_findings += len(changes.get("new", []))
+        self.fixed_findings += len(changes.get("fixed", []))
+        for kind in ("new", "fixed"):
+            for key in changes.get(kind, []):
+                if len(self.listed) < MAX_LISTED_FINDINGS:
+                    self.listed.append(f"{kind}|{path}|{key}")
+        if path not in self.previous or row["errored"]:
+            return
+        score, badge = self.previous[path]
+        if score is None:
+            return
+        delta = round(row["score"] - score, 2)
+        if delta or badge != row["badge"]:
+            self.deltas.append(
+                {
+                    "path": path,
+                    "name": row["name"],
+                    "before": score,
+                    "after": row["score"],
+                    "delta": delta,
+                    "badge_before": badge,
+                    "badge_after": row["badge"],
+                }
+            )
+
+    def header(self, stamp: str, root: str, notes: list[str]) -> dict[str, Any]:
+        scored = self.plugins + self.skills - self.errored
+        data: dict[str, Any] = {
+            "schema_version": "1",
+            "tool": "plugin-eval",
+            "version": __version__,
+            "generated_at": stamp,
+            "root": root,
+            "depth": "quick",
+            "counts": {"plugins": self.plugins, "skills": self.skills, "errored": self.errored},
+            "mean_score": round(self.total_score / scored, 2) if scored else None,
+            "badge_counts": dict(self.badges),
+            "notes": notes,
+        }
+        if self.previous is not None:
+            data["changes"] = {
+                "added": sorted(self.seen - self.previous.keys()),
+                "removed": sorted(self.previous.keys() - self.seen),
+                "score_changes": sorted(self.deltas, key=lambda d: (-abs(d["delta"]), d["path"])),
+                "new_findings": self.new_findings,
+                "fixed_findings": self.fixed_findings,
+            }
+        return data
+
+
+def write_summary(
+    out: Path,
+    rows: Iterable[Row],
+    stamp: str,
+    root: str,
+    notes: list[str],
+    previous: Previous | None,
+) -> dict[str, Any]:
+    """Write summary.json (rows streamed in order) and summary.md; return the header."""
+    summary = Summary(previous)
+    for row in rows:
+        summary.add(row)
+    header = summary.header(stamp, root, notes)
+    with open(out / "summary.json", "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(header, indent=2)[:-2] + ',\n  "rows": [')
+        first = True
+        for row in rows:
+            fh.write(
+                ("\n" if first else ",\n") + textwrap.indent(json.dumps(row, indent=2), "    ")
+            )
+            first = False
+        fh.write("]\n}\n" if first else "\n  ]\n}\n")
+    (out / "summary.md").write_text(summary_md(header, summary), encoding="utf-8")
+    return header
 
 
 def _weakest(row: Row) -> str:
@@ -101,34 +239,34 @@ def _ci(row: Row) -> str:
     return f"[{row['ci_lower']:.1f}, {row['ci_upper']:.1f}]"
 
 
-def summary_md(data: dict[str, Any]) -> str:
-    rows: list[Row] = data["rows"]
-    scored = [r for r in rows if not r["errored"]]
+def summary_md(data: dict[str, Any], summary: Summary) -> str:
     c = data["counts"]
+    mean = data["mean_score"]
     out = [
         "# plugin-eval report",
         "",
         f"{c['plugins']} plugins and {c['skills']} loose skills under `{cell(data['root'])}` · "
-        f"depth {data['depth']} (static layer) · plugin-eval {data['version']} · {data['generated_at']}",
+        f"depth {data['depth']} (static layer) · plugin-eval {data['version']}",
+        "",
+        f"Generated {data['generated_at']}.",
         "",
         "| mean score | " + " | ".join(BADGES) + " | errored |",
         "|---:|" + "---:|" * (len(BADGES) + 1),
-        f"| {data['mean_score'] if data['mean_score'] is not None else '—'} | "
+        f"| {mean if mean is not None else '—'} | "
         + " | ".join(str(data["badge_counts"][b]) for b in BADGES)
         + f" | {c['errored']} |",
         "",
     ]
     if "changes" in data:
-        out += _changes_md(data["changes"], rows)
-    attention = [r for r in scored if r["score"] < ATTENTION_BELOW or r["anti_patterns"]]
-    attention.sort(key=lambda r: (r["score"], r["path"]))
+        out += _changes_md(data["changes"], summary.listed)
+    attention = summary.attention
     out += [
-        f"## Needs attention ({len(attention)})",
+        f"## Needs attention ({attention.total})",
         "",
         "Score under 60 or any anti-pattern; weakest dimensions are each item's own.",
         "",
     ]
-    if attention:
+    if attention.total:
         out += [
             "| item | kind | score | weakest dimensions | anti-patterns |",
             "|---|---|---:|---|---|",
@@ -136,31 +274,29 @@ def summary_md(data: dict[str, Any]) -> str:
         out += [
             f"| {cell(r['name'])} (`{cell(r['path'])}`) | {r['kind']} | {r['score']:.1f} | "
             f"{_weakest(r)} | {_flags(r)} |"
-            for r in attention[:MAX_ROWS]
+            for r in attention.rows()
         ]
-        out += _more(len(attention))
-    errors = [r for r in rows if r["errored"] or r["load_errors"]]
+        out += _more(attention.total)
+    errors = summary.errors
     out += [
         "",
-        f"## Errors ({len(errors)})",
+        f"## Errors ({errors.total})",
         "",
         "Items that could not be scored, or that a harness would not load.",
         "",
     ]
-    if errors:
+    if errors.total:
         out += ["| item | problem |", "|---|---|"]
         out += [
             f"| `{cell(r['path'])}` | "
             f"{cell(r['error'] or 'load errors: ' + ', '.join(r['load_errors']))} |"
-            for r in errors[:MAX_ROWS]
+            for r in errors.rows()
         ]
-        out += _more(len(errors))
+        out += _more(errors.total)
     for kind, title in (("plugin", "Plugins"), ("skill", "Loose skills")):
-        ranked = sorted(
-            (r for r in scored if r["kind"] == kind), key=lambda r: (-r["score"], r["path"])
-        )
-        out += ["", f"## {title} ranked ({len(ranked)})", ""]
-        if not ranked:
+        ranked = summary.ranked[kind]
+        out += ["", f"## {title} ranked ({ranked.total})", ""]
+        if not ranked.total:
             continue
         out += [
             "| # | name | score | badge | grade | CI | weakest | anti-patterns |",
@@ -169,9 +305,9 @@ def summary_md(data: dict[str, Any]) -> str:
         out += [
             f"| {i} | {cell(r['name'])} | {r['score']:.1f} | {r['badge']} | {r['grade']} | "
             f"{_ci(r)} | {_weakest(r)} | {_flags(r)} |"
-            for i, r in enumerate(ranked[:MAX_ROWS], 1)
+            for i, r in enumerate(ranked.rows(), 1)
         ]
-        out += _more(len(ranked))
+        out += _more(ranked.total)
     if data["notes"]:
         out += ["", "## Skipped", ""] + [f"- {cell(n)}" for n in data["notes"][:MAX_ROWS]]
     return "\n".join(out) + "\n"
@@ -181,7 +317,7 @@ def _more(total: int) -> list[str]:
     return ["", f"… and {total - MAX_ROWS} more in summary.json."] if total > MAX_ROWS else []
 
 
-def _changes_md(ch: dict[str, Any], rows: list[Row]) -> list[str]:
+def _changes_md(ch: dict[str, Any], listed: list[str]) -> list[str]:
     out = [
         "## What changed",
         "",
@@ -205,23 +341,12 @@ def _changes_md(ch: dict[str, Any], rows: list[Row]) -> list[str]:
         out.append("")
     for label, key in (("Added", "added"), ("Removed", "removed")):
         if ch[key]:
-            out += [
-                f"{label}: "
-                + ", ".join(f"`{cell(p)}`" for p in ch[key][:50])
-                + (" …" if len(ch[key]) > 50 else ""),
-                "",
-            ]
-    counter: Counter[str] = Counter()
-    for r in rows:
-        for kind in ("new", "fixed"):
-            for key in r.get("changes", {}).get(kind, []):
-                counter[f"{kind}|{r['path']}|{key}"] += 1
-    listed = sorted(counter)[:40]
+            shown = ", ".join(f"`{cell(p)}`" for p in ch[key][:50])
+            out += [f"{label}: {shown}" + (" …" if len(ch[key]) > 50 else ""), ""]
     if listed:
         out += ["<details><summary>New and fixed findings</summary>", ""]
-        out += [
-            f"- {k.split('|', 1)[0]}: `{cell(k.split('|')[1])}` {cell(k.split('|', 2)[2])}"
-            for k in listed
-        ]
+        for entry in listed:
+            kind, path, key = entry.split("|", 2)
+            out.append(f"- {kind}: `{cell(path)}` {cell(key)}")
         out += ["", "</details>", ""]
     return out

@@ -7,6 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from plugin_eval.report.model import Report
+from plugin_eval.report.montecarlo import IntervalOut
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 BADGE_STYLE = {
@@ -25,7 +26,13 @@ def _score_style(score: float) -> str:
 def render(console: Console, report: Report, explain: bool = False) -> None:
     c = report.composite
     console.print(
-        f"[bold]{escape(report.name)}[/]  [{_score_style(c.score)}]{c.score:.1f}/100[/]  "
+        f"[bold]{escape(report.name)}[/]  [{_score_style(c.score)}]{c.score:.1f}/100[/]"
+        + (
+            f" [{c.ci_lower:.1f}–{c.ci_upper:.1f}]"
+            if c.ci_lower is not None and c.ci_upper is not None
+            else ""
+        )
+        + "  "
         f"[{BADGE_STYLE[c.badge]}]{c.badge.capitalize() if c.badge != 'none' else 'no badge'}[/]  "
         f"grade {c.grade}  [dim]· {report.depth} ({c.confidence_label}) · {escape(report.path)}[/]",
         soft_wrap=True,
@@ -63,6 +70,7 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
         console.print(f"  weak: {', '.join(c.weak_dimensions)}", soft_wrap=True)
     if c.strong_dimensions:
         console.print(f"  strong: {', '.join(c.strong_dimensions)}", soft_wrap=True)
+    render_monte_carlo(console, report, explain)
     if explain:
         layer = report.layers[0]
         for name, sub in layer.sub_scores.items():
@@ -111,3 +119,116 @@ def render_summary(console: Console, reports: list[Report]) -> None:
     console.print(table)
     mean = sum(r.composite.score for r in reports) / len(reports)
     console.print(f"mean score {mean:.1f}")
+
+
+def _interval(i: IntervalOut) -> str:
+    if i.value is None:
+        return "—"
+    if i.ci_lower is None or i.ci_upper is None:
+        return f"{i.value:.2f}"
+    return f"{i.value:.2f} [{i.ci_lower:.2f}–{i.ci_upper:.2f}]"
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{escape(name)} {n}" for name, n in counts.items())
+
+
+MISSED_SHOWN = 5
+
+
+def render_monte_carlo(console: Console, report: Report, explain: bool = False) -> None:
+    """The Monte Carlo layer: what ran, triggering with intervals, who took the misses."""
+    layer = next((x for x in report.layers if x.monte_carlo is not None), None)
+    if layer is None or layer.monte_carlo is None:
+        return
+    mc = layer.monte_carlo
+    what = (
+        "[yellow]a simulation: lexical BM25 router, not a model[/]"
+        if mc.simulated
+        else escape(mc.model) + (f" at {escape(mc.base_url)}" if mc.base_url else "")
+    )
+    d = mc.distractors
+    console.print(
+        f"  [bold]monte carlo[/] {mc.backend} ({what}) · {mc.runs} run(s) of "
+        f"{mc.distinct_prompts} prompt(s) · {len(d.candidates) - 1} distractor(s), "
+        f"{escape(d.source)} · prompts {escape(mc.prompt_source)}",
+        soft_wrap=True,
+    )
+    t = mc.triggering
+    if t is not None:
+        console.print(
+            f"    triggering  precision {_interval(t.precision)}  recall {_interval(t.recall)}  "
+            f"F1 {_interval(t.f1)}  [dim](TP {t.tp} FP {t.fp} FN {t.fn} TN {t.tn})[/]",
+            soft_wrap=True,
+        )
+        if t.stolen_by:
+            console.print(
+                f"    missed {t.fn} should-trigger run(s), taken by: {_counts(t.stolen_by)}",
+                soft_wrap=True,
+            )
+        if t.false_triggers_from:
+            console.print(
+                f"    took {t.fp} should-not run(s) belonging to: {_counts(t.false_triggers_from)}",
+                soft_wrap=True,
+            )
+    if mc.output_quality is not None:
+        q = mc.output_quality
+        console.print(
+            f"    output quality {_interval(q.mean)} [dim]({escape(q.method)}, {q.cases} case(s))[/]",
+            soft_wrap=True,
+        )
+    if mc.consistency is not None:
+        k = mc.consistency
+        console.print(
+            f"    consistency {k.score:.0f}/100 [dim](mean pairwise Jaccard {k.mean_jaccard:.2f}, "
+            f"{k.prompts} prompt(s))[/]"
+        )
+    f = mc.failures
+    if f.failures or not mc.simulated:
+        kinds = f" ({_counts(f.by_kind)})" if f.by_kind else ""
+        console.print(
+            f"    failures {f.failures}/{f.calls} {_interval(f.rate)}{kinds}", soft_wrap=True
+        )
+    if mc.tokens is not None:
+        console.print(
+            f"    output tokens median {mc.tokens.median_output_tokens:.0f} "
+            f"(IQR {mc.tokens.q1:.0f}–{mc.tokens.q3:.0f}, {mc.tokens.replies} replies)"
+        )
+    if not mc.simulated:
+        u = mc.usage
+        cost = "cost unknown (no price)" if u.cost_usd is None else f"${u.cost_usd:.4f}"
+        console.print(
+            f"    [dim]{u.calls} call(s): {u.backend_calls} request(s), {u.cached_calls} cached, "
+            f"{u.retries} retried · tokens {u.input_tokens} in / {u.output_tokens} out · {cost}[/]"
+        )
+    c = report.composite
+    if c.ci_lower is not None and c.ci_upper is not None:
+        console.print(
+            f"    composite {c.score:.1f} [{c.ci_lower:.1f}–{c.ci_upper:.1f}] "
+            "[dim](95 % bootstrap over prompts)[/]"
+        )
+    if mc.stopped_early:
+        console.print(f"    [yellow]stopped early ({mc.stopped_early}) after {mc.runs} run(s)[/]")
+    wrong = [p for p in mc.prompts if p.outcome != "pass"]
+    shown = mc.prompts if explain else wrong[:MISSED_SHOWN]
+    for p in shown:
+        style = "green" if p.outcome == "pass" else "red"
+        expected = "should trigger" if p.should_trigger else "should not"
+        picked = _counts(p.picked) or "—"
+        console.print(
+            f"    [{style}]{p.outcome:<13}[/] {expected:<14} picked {picked}  "
+            f"[dim]{escape(_clip(p.prompt))}[/]",
+            soft_wrap=True,
+        )
+    if not explain and len(wrong) > MISSED_SHOWN:
+        console.print(f"    [dim]+{len(wrong) - MISSED_SHOWN} more (--explain or --output json)[/]")
+    if explain:
+        for name, sub in layer.sub_scores.items():
+            console.print(f"  [bold]{name}[/] {sub.score:.2f} → {sub.feeds}")
+            for e in sub.evidence:
+                console.print(f"      {e.points:+.2f}  {escape(e.label)}", soft_wrap=True)
+
+
+def _clip(text: str, width: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -136,6 +136,9 @@ class CompositeResult:
     badge: str
     grade: str
     dimensions: tuple[DimensionResult, ...]
+    # 95 % interval of the score, when a layer measured its own uncertainty (Monte Carlo).
+    ci_lower: float | None = None
+    ci_upper: float | None = None
 
 
 def blend(layer_scores: Mapping[str, float], dimension: str) -> float | None:

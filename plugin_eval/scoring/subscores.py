@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from plugin_eval.analysis import Facts, RefStatus
-from plugin_eval.document import Problem, Prose, SkillDocument
+from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import BY_CODE
 
@@ -142,24 +141,6 @@ STRUCTURED_LANGS = frozenset(
 FIELD_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)?\s*[`*]*[\w.\[\]-]+[`*]*\s*(?:\(|:|—|–| - |\|)")
 
 
-def _join(prose: list[Prose]) -> tuple[str, list[int]]:
-    """All prose as one string (blocks separated by blank lines) and each block's offset."""
-    starts, parts, offset = [], [], 0
-    for p in prose:
-        starts.append(offset)
-        parts.append(p.text)
-        offset += len(p.text) + 2
-    return "\n\n".join(parts), starts
-
-
-def _line_at(prose: list[Prose], starts: list[int], offset: int) -> int | None:
-    i = bisect_right(starts, offset) - 1
-    if i < 0:
-        return None
-    p = prose[i]
-    return p.line + p.text.count("\n", 0, offset - starts[i])
-
-
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
     sections = doc.sections()
@@ -171,9 +152,20 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         return any(start <= line <= end for start, end in spans)
 
     prose = [p for p in doc.prose if p.block != "heading"]
-    joined, starts = _join(prose)
-    joined = joined.lower()
-    io_prose = IO_PROSE.search(joined)
+    joined = facts.prose_lower
+    io_prose = (
+        IO_PROSE.search(joined)
+        if "put" in joined
+        or "return" in joined
+        or "take" in joined
+        or "accept" in joined
+        or "expect" in joined
+        or "receive" in joined
+        or "produce" in joined
+        or "emit" in joined
+        or "respond" in joined
+        else None
+    )
     structured = [
         b
         for b in doc.code_blocks
@@ -223,7 +215,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         where = (
             (outputs or inputs)[0].heading.line
             if (outputs or inputs)
-            else (_line_at(prose, starts, io_prose.start()) if io_prose else None)
+            else (facts.prose_line(io_prose.start()) if io_prose else None)
         )
         what = (
             "an output section"
@@ -248,7 +240,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
             evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.06))
 
     signals = [
-        (f"{kind}: '{m.group(0)}'", _line_at(prose, starts, m.start()))
+        (f"{kind}: '{m.group(0)}'", facts.prose_line(m.start()))
         for kind, regex, keywords in SIGNALS
         if any(k in joined for k in keywords)
         for m in regex.finditer(joined)

@@ -1,0 +1,184 @@
+"""`plugin-eval compare`: two skills (or plugins), or one at two git revisions."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from plugin_eval.report.model import FindingOut, Report
+
+MAX_GIT_FILES = 2000
+MAX_GIT_BYTES = 64 * 1024 * 1024
+
+
+class GitError(Exception):
+    """The revision or path cannot be read from git: a usage error."""
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    a: float | None
+    b: float | None
+
+    @property
+    def delta(self) -> float | None:
+        return None if self.a is None or self.b is None else round(self.b - self.a, 2)
+
+    @property
+    def winner(self) -> str:
+        if self.a is None or self.b is None:
+            return "—"
+        return "A" if self.a > self.b else "B" if self.b > self.a else "tie"
+
+
+def _strip(report: Report, finding: FindingOut) -> str:
+    """A finding's identity within its skill: code, file inside the skill, message."""
+    path = finding.path
+    prefix = report.path.rstrip("/") + "/"
+    if path.startswith(prefix):
+        path = path[len(prefix) :]
+    return f"{finding.code} {path}: {finding.message}"
+
+
+def _percent(score: float | None) -> float | None:
+    return None if score is None else round(score * 100, 2)
+
+
+def comparison(a: Report, b: Report) -> dict[str, Any]:
+    rows = [Row("composite", a.composite.score, b.composite.score)]
+    dims_b = {d.name: d for d in b.composite.dimensions}
+    for d in a.composite.dimensions:
+        other = dims_b.get(d.name)
+        rows.append(Row(d.name, _percent(d.score), _percent(other.score if other else None)))
+    keys_a = {_strip(a, f): f for f in a.findings}
+    keys_b = {_strip(b, f): f for f in b.findings}
+    return {
+        "a": {
+            "path": a.path,
+            "name": a.name,
+            "score": a.composite.score,
+            "badge": a.composite.badge,
+            "grade": a.composite.grade,
+        },
+        "b": {
+            "path": b.path,
+            "name": b.name,
+            "score": b.composite.score,
+            "badge": b.composite.badge,
+            "grade": b.composite.grade,
+        },
+        "rows": [
+            {"name": r.name, "a": r.a, "b": r.b, "delta": r.delta, "winner": r.winner} for r in rows
+        ],
+        "only_in_a": [keys_a[k].model_dump() for k in sorted(keys_a.keys() - keys_b.keys())],
+        "only_in_b": [keys_b[k].model_dump() for k in sorted(keys_b.keys() - keys_a.keys())],
+    }
+
+
+def _num(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+def _delta(value: float | None) -> str:
+    return "" if value is None else f"{value:+.1f}"
+
+
+def render_markdown(data: dict[str, Any]) -> str:
+    from plugin_eval.report.markdown import cell
+
+    a, b = data["a"], data["b"]
+    out = [
+        f"## Compare: A `{cell(a['path'])}` vs B `{cell(b['path'])}`",
+        "",
+        "| | A | B | Δ (B − A) | winner |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for r in data["rows"]:
+        out.append(
+            f"| {r['name']} | {_num(r['a'])} | {_num(r['b'])} | {_delta(r['delta'])} | "
+            f"{r['winner']} |"
+        )
+    for key, label in (("only_in_a", "Only in A"), ("only_in_b", "Only in B")):
+        out += ["", f"### {label} ({len(data[key])})", ""]
+        out += [
+            f"- {f['code']} {f['flag']} `{cell(f['path'])}`"
+            f"{':' + str(f['line']) if f['line'] else ''}: {cell(f['message'])}"
+            for f in data[key]
+        ]
+    return "\n".join(out) + "\n"
+
+
+def render_text(data: dict[str, Any]) -> list[str]:
+    """Rich markup lines for the terminal."""
+    from rich.markup import escape
+
+    a, b = data["a"], data["b"]
+    lines = [
+        f"A  {escape(a['path'])}  {a['score']:.1f} {a['badge']} ({a['grade']})",
+        f"B  {escape(b['path'])}  {b['score']:.1f} {b['badge']} ({b['grade']})",
+        "",
+        f"{'':26} {'A':>7} {'B':>7} {'Δ':>7}  winner",
+    ]
+    for r in data["rows"]:
+        colour = {"A": "red", "B": "green"}.get(r["winner"], "dim")
+        lines.append(
+            f"{r['name']:26} {_num(r['a']):>7} {_num(r['b']):>7} {_delta(r['delta']):>7}"
+            f"  [{colour}]{r['winner']}[/]"
+        )
+    for key, label in (("only_in_a", "only in A"), ("only_in_b", "only in B")):
+        lines += ["", f"{label}: {len(data[key])} finding(s)"]
+        lines += [
+            f"  {f['code']} {f['flag']} {escape(f['path'])}"
+            f"{':' + str(f['line']) if f['line'] else ''}: {escape(f['message'])}"
+            for f in data[key]
+        ]
+    return lines
+
+
+def _git(cwd: Path, *args: str) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise GitError(f"git could not run: {err}") from err
+    if done.returncode != 0:
+        raise GitError(done.stderr.decode("utf-8", "replace").strip() or "git failed")
+    return done.stdout
+
+
+def checkout_copy(path: Path, revision: str, into: Path) -> tuple[Path, str]:
+    """Write PATH as it was at REVISION into a new folder (read with git; the work tree is
+    never touched). Returns the copy and a display name such as 'skills/x@HEAD~1'."""
+    folder = path.resolve() if path.is_dir() else path.resolve().parent
+    if not folder.exists():
+        raise GitError(f"{path}: no such folder")
+    top = Path(_git(folder, "rev-parse", "--show-toplevel").decode().strip())
+    rel = folder.relative_to(top).as_posix()
+    listing = _git(top, "ls-tree", "-r", "-z", "--full-tree", revision, "--", rel or ".")
+    entries = [e for e in listing.decode("utf-8", "surrogateescape").split("\0") if e]
+    if not entries:
+        raise GitError(f"{rel or '.'} does not exist at {revision}")
+    if len(entries) > MAX_GIT_FILES:
+        raise GitError(f"{rel} has more than {MAX_GIT_FILES} files at {revision}")
+    copy = into / folder.name
+    total = 0
+    for entry in entries:
+        meta, name = entry.split("\t", 1)
+        mode, kind, _sha = meta.split()
+        if kind != "blob" or mode == "120000":
+            continue  # submodules and symlinks are not followed
+        inside = PurePosixPath(name).relative_to(rel) if rel else PurePosixPath(name)
+        if ".." in inside.parts:
+            continue
+        data = _git(top, "show", f"{revision}:{name}")
+        total += len(data)
+        if total > MAX_GIT_BYTES:
+            raise GitError(
+                f"{rel} is larger than {MAX_GIT_BYTES // (1024 * 1024)} MiB at {revision}"
+            )
+        target = copy / Path(*inside.parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return copy, f"{rel or folder.name}@{revision}"

@@ -1,0 +1,461 @@
+"""Prompt sets: eval files beside the skill, or generated prompts (half should trigger).
+
+Eval files live in ``<skill>/evals/``:
+
+- ``*.json`` in Anthropic skill-creator's trigger format, ``[{"query": …, "should_trigger":
+  true}]`` (or ``{"evals": [{"prompt": …, "should_trigger": …}]}``);
+- ``*.yaml`` / ``*.yml`` in the style of seed 004: ``cases:`` with ``id``, ``prompt``,
+  ``should_trigger``, ``expected_keywords`` and ``expected_items``.
+
+Without one, the offline backend uses the deterministic generator below and a model
+backend writes the prompts itself (falling back to the generator if its reply is unusable).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.montecarlo.backends import Tool
+from plugin_eval.montecarlo.lexical import NOT_FOR, without_boundaries
+from plugin_eval.triggering import find_trigger
+
+EVAL_DIR = "evals"
+EVAL_SUFFIXES = (".json", ".yaml", ".yml")
+
+# Headings that name a part of the document, not something the skill does.
+STRUCTURAL = re.compile(
+    r"^(?:input|inputs|output|outputs|returns?|steps?|examples?|example \w+|usage|overview|"
+    r"notes?|see also|related|references?|edge cases.*|troubleshooting|pitfalls|faq|"
+    r"when to use|when not to use|use cases?|workflow|instructions|quick start|"
+    r"prerequisites|requirements|summary|introduction|contents|table of contents)$",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|[。!?]")
+_CLAUSE = re.compile(r"\s*[,;,;、]\s*(?:or\s+|and\s+)?|\s+or\s+(?=\w+ing\b)")
+WHEN_HEADING = re.compile(r"\bwhen\s+to\s+use\b|\buse\s+(?:it\s+)?when\b|\buse\s+cases?\b", re.I)
+# Requests no development skill should take, for a skill with no neighbours.
+OFF_TOPIC = (
+    "Write a short poem about autumn leaves",
+    "What is the capital of Australia?",
+    "Translate 'good morning' into Italian",
+    "Suggest a name for my new puppy",
+    "Plan a three-day trip to Lisbon",
+    "Explain how photosynthesis works to a ten-year-old",
+    "Give me a recipe for vegetable soup",
+    "Summarise the plot of Hamlet in two sentences",
+    "Recommend a board game for four players",
+    "How many minutes are there in a week?",
+    "Draft a birthday message for my grandmother",
+    "What causes the seasons on Earth?",
+)
+
+
+class EvalFileError(Exception):
+    """An eval file that cannot be read: named with the file and the case."""
+
+
+@dataclass(frozen=True)
+class EvalCase:
+    id: str
+    prompt: str
+    should_trigger: bool
+    expected_keywords: tuple[str, ...] = ()
+    expected_items: tuple[tuple[str, ...], ...] = ()
+    source: str = ""
+    owner: str | None = None  # for a near miss: the skill that should take it
+
+    @property
+    def has_expectations(self) -> bool:
+        return bool(self.expected_keywords or self.expected_items)
+
+
+@dataclass(frozen=True)
+class PromptSet:
+    cases: tuple[EvalCase, ...]
+    origin: str
+    generated: bool
+    notes: tuple[str, ...] = ()
+
+
+# --- eval files ----------------------------------------------------------------------
+
+
+def eval_files(folder: Path) -> list[Path]:
+    where = folder / EVAL_DIR
+    if not where.is_dir():
+        return []
+    return sorted(p for p in where.iterdir() if p.suffix.lower() in EVAL_SUFFIXES and p.is_file())
+
+
+def load_evals(folder: Path, display: str) -> PromptSet | None:
+    """Every eval file of the skill, merged; None when it has none."""
+    files = eval_files(folder)
+    if not files:
+        return None
+    cases: list[EvalCase] = []
+    seen: set[str] = set()
+    for path in files:
+        shown = f"{display}/{EVAL_DIR}/{path.name}"
+        for case in load_eval_file(path, shown):
+            cid = case.id if case.id not in seen else f"{path.stem}-{case.id}"
+            seen.add(cid)
+            cases.append(_replace_id(case, cid))
+    if not cases:
+        raise EvalFileError(f"{display}/{EVAL_DIR}: the eval files hold no cases")
+    return PromptSet(
+        tuple(cases), " + ".join(f"{EVAL_DIR}/{p.name}" for p in files), generated=False
+    )
+
+
+def load_eval_file(path: Path, shown: str) -> list[EvalCase]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+        data: object = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as err:
+        raise EvalFileError(f"{shown}: cannot be read: {_first_line(err)}") from None
+    items: object = data
+    if isinstance(data, dict):
+        items = data.get("cases", data.get("evals"))
+    if not isinstance(items, list):
+        raise EvalFileError(
+            f"{shown}: expected a list of cases, or a mapping with 'cases' or 'evals'"
+        )
+    return [_case(item, n, path.stem, shown) for n, item in enumerate(items, 1)]
+
+
+def _case(item: object, n: int, stem: str, shown: str) -> EvalCase:
+    where = f"{shown}: case {n}"
+    if not isinstance(item, dict):
+        raise EvalFileError(f"{where} is not a mapping")
+    prompt = item.get("prompt", item.get("query"))
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise EvalFileError(f"{where} has no 'query' or 'prompt' text")
+    # skill-creator's output evals carry no should_trigger: they are tasks for the skill.
+    should = item.get("should_trigger", True)
+    if not isinstance(should, bool):
+        raise EvalFileError(f"{where}: should_trigger must be true or false")
+    keywords = item.get("expected_keywords") or []
+    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+        raise EvalFileError(f"{where}: expected_keywords must be a list of strings")
+    expected_items = tuple(
+        _item(x, f"{where}: expected_items") for x in item.get("expected_items") or []
+    )
+    owner = item.get("owner")
+    return EvalCase(
+        id=str(item.get("id", f"{stem}-{n:02d}")),
+        prompt=prompt.strip(),
+        should_trigger=should,
+        expected_keywords=tuple(keywords),
+        expected_items=expected_items,
+        source=f"{shown}#{n}",
+        owner=owner if isinstance(owner, str) and owner and owner != "none" else None,
+    )
+
+
+def _item(value: object, where: str) -> tuple[str, ...]:
+    """An expected item: a keyword, a list of keywords, or a mapping with ``keywords``."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, dict):
+        value = value.get("keywords")
+    if isinstance(value, list) and value and all(isinstance(k, str) for k in value):
+        return tuple(value)
+    raise EvalFileError(
+        f"{where}: each item is a keyword, a list of keywords or {{keywords: [...]}}"
+    )
+
+
+def _replace_id(case: EvalCase, cid: str) -> EvalCase:
+    from dataclasses import replace
+
+    return case if case.id == cid else replace(case, id=cid)
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+
+
+def save_evals(path: Path, prompt_set: PromptSet, skill: str) -> None:
+    """Write the set used: skill-creator JSON for ``.json``, seed-004-style YAML otherwise."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix.lower() == ".json":
+        rows: list[dict[str, Any]] = []
+        for c in prompt_set.cases:
+            row: dict[str, Any] = {"query": c.prompt, "should_trigger": c.should_trigger}
+            if c.expected_keywords:
+                row["expected_keywords"] = list(c.expected_keywords)
+            if c.expected_items:
+                row["expected_items"] = [list(i) for i in c.expected_items]
+            rows.append(row)
+        path.write_text(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        return
+    cases = []
+    for c in prompt_set.cases:
+        case: dict[str, Any] = {"id": c.id, "prompt": c.prompt, "should_trigger": c.should_trigger}
+        if c.expected_keywords:
+            case["expected_keywords"] = list(c.expected_keywords)
+        if c.expected_items:
+            case["expected_items"] = [{"keywords": list(i)} for i in c.expected_items]
+        if c.owner:
+            case["owner"] = c.owner
+        cases.append(case)
+    document = {
+        "name": f"{skill}-evals",
+        "version": "1",
+        "source": prompt_set.origin,
+        "cases": cases,
+    }
+    path.write_text(
+        yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
+    )
+
+
+# --- the deterministic generator ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seed:
+    """One thing a skill is for, in words, and where those words came from."""
+
+    text: str
+    source: str
+
+
+def seeds_of(doc: SkillDocument) -> list[Seed]:
+    """What a skill is for: "When to use" items first (from the body, which the router never
+    sees), then the description's trigger contexts, its summary, and the body's headings."""
+    out: list[Seed] = []
+    for section in doc.sections():
+        if not WHEN_HEADING.search(section.heading.text):
+            continue
+        for prose in doc.prose:
+            if section.heading.line < prose.line <= section.end_line and prose.block in (
+                "list",
+                "paragraph",
+            ):
+                text = _source_text(doc, prose.line, section.end_line)
+                out.append(Seed(text, f"body: {section.heading.text} (line {prose.line})"))
+    for clause in trigger_clauses(doc):
+        out.append(Seed(clause, "description: trigger clause"))
+    summary = _summary(doc.description or "")
+    if summary:
+        out.append(Seed(summary, "description: summary"))
+    for heading in doc.headings:
+        if heading.level in (2, 3) and not STRUCTURAL.match(heading.text.strip()):
+            out.append(Seed(heading.text, f"body: heading (line {heading.line})"))
+    return _distinct(out)
+
+
+_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def _source_text(doc: SkillDocument, line: int, last: int) -> str:
+    """A list item or paragraph as written, inline code included (prose drops it)."""
+    lines = [_MARKER.sub("", doc.line_text(line))]
+    for number in range(line + 1, last + 1):
+        text = doc.line_text(number)
+        if not text.strip() or _MARKER.match(text) or text.lstrip().startswith("#"):
+            break
+        lines.append(text)
+    return re.sub(r"[`*]+", "", " ".join(" ".join(lines).split()))
+
+
+def trigger_clauses(doc: SkillDocument) -> list[str]:
+    """The situations after the description's trigger phrase, split at commas, and when_to_use."""
+    out: list[str] = []
+    description = doc.description or ""
+    match = find_trigger(description)
+    if match is not None:
+        sentence = _SENTENCE.split(description[match.end() :], maxsplit=1)[0]
+        out += [p for p in _CLAUSE.split(sentence) if len(p.split()) >= 2 or _wide(p)]
+    when = Facts(doc).when_to_use
+    if when and when.strip():
+        out.append(when.strip())
+    return [without_boundaries(p).strip(" .;:") for p in out if without_boundaries(p).strip(" .;:")]
+
+
+def _wide(text: str) -> bool:
+    return any("\u3040" <= ch <= "\u9fff" for ch in text) and len(text.strip()) >= 4
+
+
+def not_for(doc: SkillDocument) -> list[Seed]:
+    """The description's own boundaries ("Not for Excel workbooks…"): near misses by design."""
+    text = " ".join(v for v in (doc.description, Facts(doc).when_to_use) if isinstance(v, str))
+    return [Seed(m.group(1).strip(), "description: not for") for m in NOT_FOR.finditer(text)]
+
+
+def generate(
+    target: SkillDocument,
+    neighbours: Sequence[tuple[str, SkillDocument]],
+    count: int,
+) -> PromptSet:
+    """Up to ``count`` prompts: one per distinct thing the target is for, and as many near
+    misses: its own "not for" boundaries, what its nearest neighbours are for (nearest
+    first), then requests no skill should take.
+
+    One prompt per source, never rephrased: rewording changes nothing for a lexical
+    router, so variants would only pretend to be more evidence.
+    """
+    positives = seeds_of(target) or [Seed(target.name.replace("-", " "), "name")]
+    positives = positives[: max(1, count - count // 2)]
+    taken = {_norm(s.text) for s in positives}
+    own: list[tuple[Seed, str | None]] = [(s, None) for s in not_for(target)]
+    borrowed = _round_robin([[(s, name) for s in seeds_of(doc)] for name, doc in neighbours])
+    bank: list[tuple[Seed, str | None]] = [(Seed(t, "off-topic"), None) for t in OFF_TOPIC]
+    negatives: list[tuple[Seed, str | None]] = []
+    for seed, owner in own + borrowed + bank:
+        if _norm(seed.text) not in taken and len(negatives) < len(positives):
+            taken.add(_norm(seed.text))
+            negatives.append((seed, owner))
+    cases = [_case_of(s, None, True, f"gen-t{i:02d}") for i, s in enumerate(positives, 1)]
+    cases += [_case_of(s, o, False, f"gen-n{i:02d}") for i, (s, o) in enumerate(negatives, 1)]
+    notes = [
+        f"{len(cases)} prompts were generated from the skill, its neighbours and a fixed bank; "
+        "review them with --save-evals and keep (and add to) the good ones in evals/"
+    ]
+    if not any(s.source.startswith("body") for s in positives):
+        notes.append(
+            "every should-trigger prompt was cut from the description itself, so recall only "
+            "shows that the description stands apart from its neighbours' (the body has no "
+            "'When to use' section to draw on); real requests in evals/ measure more"
+        )
+    return PromptSet(tuple(cases), "generated (deterministic)", generated=True, notes=tuple(notes))
+
+
+def _case_of(seed: Seed, owner: str | None, should: bool, cid: str) -> EvalCase:
+    return EvalCase(cid, _clean(seed.text), should, source=seed.source, owner=owner)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split()).strip(" .")
+
+
+def _clean(text: str) -> str:
+    text = " ".join(text.split()).strip(" .;:,")
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _summary(description: str) -> str:
+    first = re.split(r"(?<=[.!?。])\s+", description.strip(), maxsplit=1)[0]
+    return first.strip() if len(first.split()) >= 3 else ""
+
+
+def _distinct(seeds: Iterable[Seed]) -> list[Seed]:
+    seen: set[str] = set()
+    out = []
+    for seed in seeds:
+        key = _norm(seed.text)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(seed)
+    return out
+
+
+def _round_robin(
+    groups: Sequence[Sequence[tuple[Seed, str | None]]],
+) -> list[tuple[Seed, str | None]]:
+    out = []
+    for depth in range(max((len(g) for g in groups), default=0)):
+        out += [g[depth] for g in groups if depth < len(g)]
+    return out
+
+
+# --- prompts written by a model -------------------------------------------------------
+
+GENERATE_TOOL = Tool(
+    name="write_eval_prompts",
+    description="Submit the test prompts.",
+    schema={
+        "type": "object",
+        "properties": {
+            "prompts": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "prompt": {"type": "string"},
+                        "should_trigger": {"type": "boolean"},
+                        "owner": {
+                            "type": "string",
+                            "description": "For a near miss: the neighbour skill that fits, or none.",
+                        },
+                    },
+                    "required": ["prompt", "should_trigger"],
+                },
+            }
+        },
+        "required": ["prompts"],
+    },
+)
+GENERATE_SYSTEM = (
+    "You write test prompts that check when an AI assistant should use a skill. "
+    "Write them as real users would: varied, concrete, and without copying the skill's wording."
+)
+
+
+def generation_prompt(
+    target: SkillDocument, neighbours: Sequence[tuple[str, str]], count: int
+) -> str:
+    half = count // 2
+    lines = [
+        f"Target skill: {target.name}",
+        f"Description: {' '.join((target.description or '').split())}",
+        "",
+        "What the skill's instructions cover (excerpt):",
+        target.body_text[:4000],
+        "",
+        "Neighbour skills (the assistant can pick these instead):",
+        *(f"- {name}: {' '.join(desc.split())}" for name, desc in neighbours),
+        "",
+        f"Write {count - half} requests this skill should handle (should_trigger: true) and "
+        f"{half} near misses that look related but belong to a neighbour or to no skill "
+        "(should_trigger: false, owner: the neighbour's name or none). "
+        "Call write_eval_prompts once with all of them.",
+    ]
+    return "\n".join(lines)
+
+
+def parse_generated(tool_input: Mapping[str, Any] | None, origin: str) -> PromptSet | None:
+    """The model's prompts, or None when they are unusable (then the generator is used)."""
+    rows = (tool_input or {}).get("prompts")
+    if not isinstance(rows, list):
+        return None
+    cases: list[EvalCase] = []
+    seen: set[str] = set()
+    for row in rows:
+        if not isinstance(row, dict):
+            continue
+        prompt, should = row.get("prompt"), row.get("should_trigger")
+        if not isinstance(prompt, str) or not prompt.strip() or not isinstance(should, bool):
+            continue
+        if prompt.strip().lower() in seen:
+            continue
+        seen.add(prompt.strip().lower())
+        owner = row.get("owner")
+        tag = "t" if should else "n"
+        cases.append(
+            EvalCase(
+                id=f"gen-{tag}{sum(1 for c in cases if c.should_trigger == should) + 1:02d}",
+                prompt=prompt.strip(),
+                should_trigger=should,
+                source="written by the model",
+                owner=owner if isinstance(owner, str) and owner and owner != "none" else None,
+            )
+        )
+    if not any(c.should_trigger for c in cases) or all(c.should_trigger for c in cases):
+        return None
+    return PromptSet(
+        tuple(cases),
+        origin,
+        generated=True,
+        notes=("prompts were written by the model; review them with --save-evals",),
+    )

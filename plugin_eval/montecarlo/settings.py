@@ -1,0 +1,135 @@
+"""What the command line asks of the Monte Carlo layer (cheap to import: no scipy, no SDK)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+BACKENDS = ("offline", "anthropic", "openai")
+DEPTH_RUNS = {"deep": 50, "thorough": 100}
+DEFAULT_MODELS = {"offline": "bm25", "anthropic": "claude-haiku-4-5", "openai": "gpt-4o-mini"}
+
+
+def default_cache_path() -> Path:
+    """$PLUGIN_EVAL_CACHE_DIR, else $XDG_CACHE_HOME/plugin-eval, else ~/.cache/plugin-eval."""
+    base = os.environ.get("PLUGIN_EVAL_CACHE_DIR")
+    if base:
+        return Path(base) / "responses.sqlite3"
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "plugin-eval" / "responses.sqlite3"
+
+
+@dataclass(frozen=True)
+class MonteCarloSettings:
+    runs: int = 50
+    backend: str = "offline"
+    model: str | None = None
+    base_url: str | None = None
+    concurrency: int = 4
+    timeout: float = 60.0
+    use_cache: bool = True
+    cache_path: Path | None = None
+    max_cost: float | None = None
+    ci_width: float | None = None
+    against: Path | None = None
+    save_evals: Path | None = None
+    price: tuple[float, float] | None = None
+    progress: bool = False
+
+    @classmethod
+    def for_depth(cls, depth: str) -> MonteCarloSettings:
+        return cls(runs=DEPTH_RUNS.get(depth, 50))
+
+    @property
+    def model_name(self) -> str:
+        return self.model or DEFAULT_MODELS[self.backend]
+
+
+class OptionError(ValueError):
+    """A Monte Carlo option that cannot work as given: a usage error."""
+
+
+def from_options(
+    depth: str,
+    *,
+    runs: int | None = None,
+    backend: str | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
+    concurrency: int | None = None,
+    timeout: float | None = None,
+    no_cache: bool = False,
+    max_cost: float | None = None,
+    price: str | None = None,
+    ci_width: float | None = None,
+    against: Path | None = None,
+    save_evals: Path | None = None,
+    progress: bool = False,
+) -> MonteCarloSettings | None:
+    """Settings for a depth with the Monte Carlo layer, else None; options never go unused."""
+    given = {
+        "--runs": runs,
+        "--backend": backend,
+        "--model": model,
+        "--base-url": base_url,
+        "--concurrency": concurrency,
+        "--timeout": timeout,
+        "--max-cost": max_cost,
+        "--price": price,
+        "--ci-width": ci_width,
+        "--against": against,
+        "--save-evals": save_evals,
+    }
+    if depth not in DEPTH_RUNS:
+        used = [name for name, value in given.items() if value is not None]
+        if used:
+            raise OptionError(
+                f"{used[0]} is for the Monte Carlo layer: use --depth deep or thorough"
+            )
+        return None
+    chosen = backend or "offline"
+    if chosen == "offline":
+        for name in ("--model", "--base-url", "--price", "--max-cost"):
+            if given[name] is not None:
+                raise OptionError(f"{name} is for --backend anthropic or openai")
+    if against is not None and not against.is_dir():
+        raise OptionError(f"--against {against}: not a folder")
+    settings = MonteCarloSettings(
+        runs=runs or DEPTH_RUNS[depth],
+        backend=chosen,
+        model=model,
+        base_url=base_url,
+        concurrency=concurrency or 4,
+        timeout=timeout or 60.0,
+        use_cache=not no_cache,
+        max_cost=max_cost,
+        ci_width=ci_width,
+        against=against,
+        save_evals=save_evals,
+        price=_price(price) if price is not None else None,
+        progress=progress,
+    )
+    from plugin_eval.montecarlo import costs
+
+    if (
+        max_cost is not None
+        and (settings.price or costs.price_of(chosen, settings.model_name)) is None
+    ):
+        raise OptionError(
+            f"--max-cost: no price is known for model '{settings.model_name}'; "
+            "give one with --price IN,OUT (USD per million tokens)"
+        )
+    return settings
+
+
+def _price(text: str) -> tuple[float, float]:
+    try:
+        tokens_in, tokens_out = (float(x) for x in text.split(","))
+    except ValueError:
+        raise OptionError(
+            f"--price {text}: give USD per million input and output tokens, e.g. 1,5"
+        ) from None
+    if tokens_in < 0 or tokens_out < 0:
+        raise OptionError(f"--price {text}: prices cannot be negative")
+    return tokens_in, tokens_out

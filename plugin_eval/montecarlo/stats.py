@@ -1,0 +1,97 @@
+"""Intervals: Wilson and Clopper–Pearson on rates, BCa and cluster bootstraps on means.
+
+scipy is imported here, and this module only loads when the Monte Carlo layer runs.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats as st
+
+Z95 = 1.959963984540054
+LEVEL = 0.95
+RESAMPLES = 2000
+SEED = 4
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """Wilson score interval for k successes in n trials (closed form)."""
+    if n <= 0:
+        return None
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    # At 0/n and n/n the bound is exactly 0 or 1; rounding must not move it.
+    lower = 0.0 if k == 0 else max(0.0, centre - half)
+    upper = 1.0 if k == n else min(1.0, centre + half)
+    return lower, upper
+
+
+def clopper_pearson(k: int, n: int, level: float = LEVEL) -> tuple[float, float] | None:
+    """Clopper–Pearson exact interval from beta quantiles."""
+    if n <= 0:
+        return None
+    alpha = 1 - level
+    lower = 0.0 if k == 0 else float(st.beta.ppf(alpha / 2, k, n - k + 1))
+    upper = 1.0 if k == n else float(st.beta.ppf(1 - alpha / 2, k + 1, n - k))
+    return lower, upper
+
+
+def bca_mean(values: Sequence[float], seed: int = SEED) -> tuple[float, float] | None:
+    """BCa bootstrap interval of the mean (scipy.stats.bootstrap, seeded)."""
+    data = np.asarray(values, dtype=float)
+    if data.size < 2:
+        return None
+    if np.all(data == data[0]):
+        return float(data[0]), float(data[0])  # no spread: BCa is undefined, the mean is exact
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = st.bootstrap(
+            (data,),
+            np.mean,
+            method="BCa",
+            confidence_level=LEVEL,
+            n_resamples=RESAMPLES,
+            rng=np.random.default_rng(seed),
+        )
+    low, high = result.confidence_interval
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return percentile(bootstrap_means(data, seed))
+    return float(low), float(high)
+
+
+def bootstrap_means(data: NDArray[np.float64], seed: int = SEED) -> NDArray[np.float64]:
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, data.size, size=(RESAMPLES, data.size))
+    means: NDArray[np.float64] = data[picks].mean(axis=1)
+    return means
+
+
+def cluster_weights(groups: int, seed: int = SEED, resamples: int = RESAMPLES) -> NDArray[np.int64]:
+    """How often each group is drawn in each resample (groups drawn with replacement)."""
+    rng = np.random.default_rng(seed)
+    weights: NDArray[np.int64] = rng.multinomial(groups, [1.0 / groups] * groups, size=resamples)
+    return weights
+
+
+def percentile(values: NDArray[np.float64] | Sequence[float]) -> tuple[float, float] | None:
+    """The central 95 % of bootstrap replicates (NaN replicates dropped)."""
+    data = np.asarray(values, dtype=float)
+    data = data[np.isfinite(data)]
+    if data.size == 0:
+        return None
+    alpha = (1 - LEVEL) / 2
+    low, high = np.quantile(data, [alpha, 1 - alpha])
+    return float(low), float(high)
+
+
+def median_iqr(values: Sequence[float]) -> tuple[float, float, float]:
+    data = np.asarray(values, dtype=float)
+    q1, median, q3 = np.quantile(data, [0.25, 0.5, 0.75])
+    return float(median), float(q1), float(q3)

@@ -1,0 +1,238 @@
+"""The Monte Carlo layer in the report: its measures, intervals, prompts and accounting."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from plugin_eval.montecarlo.results import Estimate, MonteCarloResult, PromptOutcome
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class IntervalOut(_Model):
+    value: float | None
+    ci_lower: float | None
+    ci_upper: float | None
+    method: str = Field(
+        description="wilson, clopper-pearson, BCa bootstrap, or percentile bootstrap over prompts"
+    )
+    n: int = Field(description="Trials (runs, calls or replies) behind the value.")
+
+
+class TriggeringOut(_Model):
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+    failed_runs: int = Field(description="Routing calls that failed; left out of the counts.")
+    precision: IntervalOut
+    recall: IntervalOut
+    f1: IntervalOut
+    stolen_by: dict[str, int] = Field(
+        description="Runs of should-trigger prompts won by another skill (or 'none'), by name."
+    )
+    false_triggers_from: dict[str, int] = Field(
+        description="Runs of should-not prompts this skill took, by the skill they belong to."
+    )
+
+
+class PromptOut(_Model):
+    id: str
+    prompt: str
+    should_trigger: bool
+    source: str = Field(description="Where the prompt came from (eval file, generator source).")
+    owner: str | None = Field(description="For a near miss: the skill that should take it.")
+    runs: int
+    failed: int
+    triggered: int
+    trigger_rate: IntervalOut
+    picked: dict[str, int] = Field(description="Which skill (or 'none') each run picked.")
+    outcome: str = Field(description="pass, missed, false_trigger, or failed (every run failed).")
+    quality: float | None
+    consistency: float | None = Field(description="Mean pairwise Jaccard of its replies.")
+    router_match: dict[str, float] = Field(
+        description="Offline router only: the best three candidates' match (0–1) for the prompt."
+    )
+
+
+class QualityOut(_Model):
+    mean: IntervalOut
+    method: str
+    cases: int
+
+
+class ConsistencyOut(_Model):
+    mean_jaccard: float
+    score: float = Field(description="0–100 by seed 000's table.")
+    prompts: int
+
+
+class FailuresOut(_Model):
+    failures: int
+    calls: int
+    rate: IntervalOut
+    by_kind: dict[str, int]
+    first_message: str | None
+
+
+class TokensOut(_Model):
+    median_output_tokens: float
+    q1: float
+    q3: float
+    replies: int
+
+
+class UsageOut(_Model):
+    calls: int = Field(description="Calls answered, from the backend or the cache.")
+    backend_calls: int = Field(description="Requests sent to the backend, retries included.")
+    cached_calls: int
+    retries: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None = Field(description="Spent by this run; null when no price is known.")
+    saved_by_cache_usd: float | None
+    price_per_mtok: list[float] | None = Field(description="USD per million tokens: [in, out].")
+
+
+class CandidateOut(_Model):
+    name: str
+    path: str
+    target: bool
+
+
+class DistractorsOut(_Model):
+    source: str
+    found: int
+    skipped: dict[str, int]
+    candidates: list[CandidateOut]
+
+
+class MonteCarloOut(_Model):
+    backend: str
+    model: str
+    base_url: str | None
+    simulated: bool = Field(
+        description="True for the offline backend: a lexical router, not a model."
+    )
+    runs_requested: int
+    runs: int
+    distinct_prompts: int
+    prompt_source: str
+    stopped_early: str | None = Field(description="null, 'ci_width' or 'max_cost'.")
+    partial: bool = Field(description="True when --max-cost stopped the runs.")
+    ci_width: float | None
+    distractors: DistractorsOut
+    triggering: TriggeringOut | None
+    output_quality: QualityOut | None
+    consistency: ConsistencyOut | None
+    failures: FailuresOut
+    tokens: TokensOut | None
+    usage: UsageOut
+    bootstrap_resamples: int
+    bootstrap_seed: int
+    prompts: list[PromptOut]
+
+
+def _r(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def interval(e: Estimate) -> IntervalOut:
+    return IntervalOut(
+        value=_r(e.value), ci_lower=_r(e.lower), ci_upper=_r(e.upper), method=e.method, n=e.n
+    )
+
+
+def _prompt(p: PromptOutcome) -> PromptOut:
+    return PromptOut(
+        id=p.id,
+        prompt=p.prompt,
+        should_trigger=p.should_trigger,
+        source=p.source,
+        owner=p.owner,
+        runs=p.runs,
+        failed=p.failed,
+        triggered=p.triggered,
+        trigger_rate=interval(p.rate),
+        picked=dict(p.picked),
+        outcome=p.outcome,
+        quality=_r(p.quality),
+        consistency=_r(p.consistency),
+        router_match={k: round(v, 4) for k, v in p.scores.items()},
+    )
+
+
+def monte_carlo_out(mc: MonteCarloResult) -> MonteCarloOut:
+    t, q, c, f, k, u = mc.triggering, mc.quality, mc.consistency, mc.failures, mc.tokens, mc.usage
+    return MonteCarloOut(
+        backend=mc.backend,
+        model=mc.model,
+        base_url=mc.base_url,
+        simulated=mc.simulated,
+        runs_requested=mc.runs_requested,
+        runs=mc.runs,
+        distinct_prompts=mc.distinct_prompts,
+        prompt_source=mc.prompt_origin,
+        stopped_early=mc.stop_reason,
+        partial=mc.partial,
+        ci_width=mc.ci_width,
+        distractors=DistractorsOut(
+            source=mc.distractor_source,
+            found=mc.distractors_found,
+            skipped=dict(mc.distractors_skipped),
+            candidates=[
+                CandidateOut(name=x.name, path=x.path, target=x.target) for x in mc.candidates
+            ],
+        ),
+        triggering=None
+        if t is None
+        else TriggeringOut(
+            tp=t.tp,
+            fp=t.fp,
+            fn=t.fn,
+            tn=t.tn,
+            failed_runs=t.failed,
+            precision=interval(t.precision),
+            recall=interval(t.recall),
+            f1=interval(t.f1),
+            stolen_by=dict(t.stolen_by),
+            false_triggers_from=dict(t.false_triggers_from),
+        ),
+        output_quality=None
+        if q is None
+        else QualityOut(mean=interval(q.mean), method=q.method, cases=q.cases),
+        consistency=None
+        if c is None
+        else ConsistencyOut(mean_jaccard=c.mean_jaccard, score=c.score, prompts=c.prompts),
+        failures=FailuresOut(
+            failures=f.failures,
+            calls=f.calls,
+            rate=interval(f.rate),
+            by_kind=dict(f.by_kind),
+            first_message=f.first_message,
+        ),
+        tokens=None
+        if k is None
+        else TokensOut(
+            median_output_tokens=round(k.median, 2),
+            q1=round(k.q1, 2),
+            q3=round(k.q3, 2),
+            replies=k.answers,
+        ),
+        usage=UsageOut(
+            calls=u.calls,
+            backend_calls=u.backend_calls,
+            cached_calls=u.cached_calls,
+            retries=u.retries,
+            input_tokens=u.input_tokens,
+            output_tokens=u.output_tokens,
+            cost_usd=u.cost_usd,
+            saved_by_cache_usd=u.saved_by_cache_usd,
+            price_per_mtok=list(u.price_per_mtok) if u.price_per_mtok else None,
+        ),
+        bootstrap_resamples=mc.resamples,
+        bootstrap_seed=mc.seed,
+        prompts=[_prompt(p) for p in mc.prompts],
+    )

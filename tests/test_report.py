@@ -1,0 +1,350 @@
+"""`plugin-eval report`, discovery, the cache, and `compare`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from plugin_eval.cli import app
+from plugin_eval.config import Config
+from plugin_eval.discovery import discover
+from plugin_eval.marketplace import run_report
+from plugin_eval.rules.plugin_base import good_plugin
+from tests.conftest import CORPUS_REAL, REPO, write_files
+
+runner = CliRunner()
+SKILL = (
+    "---\nname: {name}\ndescription: Formats CSV reports. Use when exporting tables, cleaning "
+    "column names, or merging ledger files.\n---\n\n# {name}\n\n## Steps\n\nTrim cells.\n"
+)
+
+
+def skill(name: str) -> str:
+    return SKILL.format(name=name)
+
+
+@pytest.fixture
+def market(tmp_path: Path) -> Path:
+    root = tmp_path / "market"
+    write_files(root / "plugins" / "csv-tools", good_plugin())
+    write_files(
+        root,
+        {
+            "loose/alpha/SKILL.md": skill("alpha"),
+            "loose/beta/SKILL.md": skill("beta").replace(
+                "Trim cells.", "See [x](references/x.md)."
+            ),
+            "loose/alpha/nested/gamma/SKILL.md": skill("gamma"),
+            "node_modules/pkg/SKILL.md": skill("pkg"),
+            ".hidden/delta/SKILL.md": skill("delta"),
+            "inline/plain-plugin/skills/one/SKILL.md": skill("one"),
+            ".claude-plugin/marketplace.json": json.dumps(
+                {
+                    "name": "m",
+                    "plugins": [
+                        {
+                            "name": "plain-plugin",
+                            "source": "./inline/plain-plugin",
+                            "version": "1.0.0",
+                        },
+                        {"name": "remote", "source": {"source": "github", "repo": "x/y"}},
+                    ],
+                }
+            ),
+        },
+    )
+    return root
+
+
+def test_discovery_finds_plugins_loose_and_nested_skills(market: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    write_files(outside, {"s/SKILL.md": skill("s")})
+    (market / "linked").symlink_to(outside)
+    found = discover(market)
+    assert [(i.kind, i.rel) for i in found.items] == [
+        ("plugin", "inline/plain-plugin"),
+        ("skill", "loose/alpha"),
+        ("skill", "loose/alpha/nested/gamma"),
+        ("skill", "loose/beta"),
+        ("plugin", "plugins/csv-tools"),
+    ]
+    notes = "\n".join(found.notes)
+    assert "node_modules: node_modules skipped" in notes
+    assert "linked: symlink (outside the root) skipped" in notes
+    assert "plugin 'remote' has a remote source; not fetched" in notes
+
+
+def _report(root: Path, out: Path, cache: Path | None, jobs: int = 1) -> tuple[list[dict], object]:  # type: ignore[type-arg]
+    rows, stats = run_report(root, out, Config(), jobs, cache, "2026-01-01T00:00:00Z")
+    return list(rows), stats
+
+
+def _tree(out: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(out)): "\n".join(
+            line
+            for line in p.read_text().splitlines()
+            if '"generated_at"' not in line and not line.startswith("Generated ")
+        )
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and p.name != ".plugin-eval-index.json"
+    }
+
+
+def test_report_writes_every_file_and_the_second_run_is_a_cache_hit(
+    market: Path, tmp_path: Path
+) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    result = runner.invoke(
+        app, ["report", str(market), "--out", str(out), "--cache-dir", str(cache)]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "cache 0 hits, 5 misses" in result.stderr
+    names = sorted(
+        str(p.relative_to(out)) for p in out.rglob("*.json") if not p.name.startswith(".")
+    )
+    assert names == [
+        "plugins/inline--plain-plugin.json",
+        "plugins/plugins--csv-tools.json",
+        "skills/loose--alpha--nested--gamma.json",
+        "skills/loose--alpha.json",
+        "skills/loose--beta.json",
+        "summary.json",
+    ]
+    assert len(list((out / "badges").glob("*.svg"))) == 5
+    first = {p: (out / p).read_bytes() for p in names if p != "summary.json"}
+    again = runner.invoke(
+        app, ["report", str(market), "--out", str(out), "--cache-dir", str(cache)]
+    )
+    assert "cache 5 hits, 0 misses" in again.stderr
+    assert {p: (out / p).read_bytes() for p in first} == first
+
+
+def test_output_does_not_depend_on_the_number_of_workers(market: Path, tmp_path: Path) -> None:
+    _report(market, tmp_path / "one", None, jobs=1)
+    _report(market, tmp_path / "two", None, jobs=2)
+    assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
+
+
+def test_a_changed_skill_is_the_only_cache_miss(market: Path, tmp_path: Path) -> None:
+    _report(market, tmp_path / "out", tmp_path / "cache")
+    (market / "loose" / "beta" / "SKILL.md").write_text(skill("beta"))
+    _, stats = _report(market, tmp_path / "out", tmp_path / "cache")
+    assert (stats.cache_hits, stats.cache_misses) == (4, 1)  # type: ignore[attr-defined]
+
+
+def test_a_cached_dead_link_is_rechecked(tmp_path: Path) -> None:
+    root = tmp_path / "m"
+    text = skill("a").replace("Trim cells.", "See [b](../b/SKILL.md).")
+    write_files(root, {"a/SKILL.md": text})
+    _report(root, tmp_path / "out", tmp_path / "cache")
+    write_files(root, {"b/SKILL.md": skill("b")})
+    rows, stats = _report(root, tmp_path / "out", tmp_path / "cache")
+    assert stats.cache_misses == 2  # type: ignore[attr-defined]
+    assert next(r for r in rows if r["path"] == "a")["anti_patterns"] == {}
+
+
+@pytest.mark.parametrize("damage", ["garbage", "version", "payload"])
+def test_a_damaged_or_foreign_cache_is_rebuilt_never_trusted(
+    damage: str, market: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    rows, _ = _report(market, tmp_path / "a", cache)
+    db_file = cache / "cache.sqlite3"
+    if damage == "garbage":
+        db_file.write_bytes(b"this is not sqlite" * 100)
+    else:
+        db = sqlite3.connect(db_file)
+        if damage == "version":
+            db.execute("UPDATE meta SET value = 'old' WHERE key = 'version'")
+        else:
+            db.execute("UPDATE results SET payload = '{\"forged\": true}'")
+        db.commit()
+        db.close()
+    again, stats = _report(market, tmp_path / "b", cache)
+    assert stats.cache_hits == 0  # type: ignore[attr-defined]
+    assert again == rows
+    assert _tree(tmp_path / "a") == _tree(tmp_path / "b")
+
+
+def test_previous_adds_what_changed(market: Path, tmp_path: Path) -> None:
+    first = tmp_path / "week1"
+    assert (
+        runner.invoke(app, ["report", str(market), "--out", str(first), "--no-cache"]).exit_code
+        == 0
+    )
+    (market / "loose" / "beta" / "SKILL.md").write_text(skill("beta"))
+    write_files(market, {"loose/epsilon/SKILL.md": skill("epsilon")})
+    second = tmp_path / "week2"
+    result = runner.invoke(
+        app, ["report", str(market), "--out", str(second), "--no-cache", "--previous", str(first)]
+    )
+    assert result.exit_code == 0, result.stderr
+    changes = json.loads((second / "summary.json").read_text())["changes"]
+    assert changes["added"] == ["loose/epsilon"]
+    assert changes["fixed_findings"] == 1 and changes["new_findings"] == 0
+    assert [c["path"] for c in changes["score_changes"]] == ["loose/beta"]
+    md = (second / "summary.md").read_text()
+    assert "## What changed" in md and "loose/epsilon" in md
+
+
+def test_summary_and_badges(market: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    runner.invoke(
+        app, ["report", str(market), "--out", str(out), "--no-cache", "--sarif", "--html"]
+    )
+    data = json.loads((out / "summary.json").read_text())
+    assert data["counts"] == {"plugins": 2, "skills": 3, "errored": 0}
+    beta = next(r for r in data["rows"] if r["path"] == "loose/beta")
+    assert beta["anti_patterns"] == {"ORPHAN_REFERENCE": 1} and len(beta["weakest_dimensions"]) == 3
+    md = (out / "summary.md").read_text()
+    for heading in (
+        "## Needs attention",
+        "## Errors",
+        "## Plugins ranked",
+        "## Loose skills ranked",
+    ):
+        assert heading in md
+    svg = ET.fromstring((out / "badges" / "loose--beta.svg").read_text())
+    assert svg.tag.endswith("svg") and f"{beta['score']:.0f}" in "".join(svg.itertext())
+    assert json.loads((out / "summary.sarif").read_text())["version"] == "2.1.0"
+    assert (out / "report.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def test_stale_files_of_removed_items_go_but_nothing_else(market: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _report(market, out, None)
+    mine = out / "skills" / "notes-by-the-user.json"
+    mine.write_text("{}")
+    (market / "loose" / "beta" / "SKILL.md").unlink()
+    _report(market, out, None)
+    assert not (out / "skills" / "loose--beta.json").exists()
+    assert mine.exists()
+
+
+def test_report_usage_errors(market: Path, tmp_path: Path) -> None:
+    assert (
+        runner.invoke(
+            app, ["report", str(tmp_path / "nope"), "--out", str(tmp_path / "o")]
+        ).exit_code
+        == 2
+    )
+    assert runner.invoke(app, ["report", str(market), "--out", str(market)]).exit_code == 2
+    bad_previous = runner.invoke(
+        app, ["report", str(market), "--out", str(tmp_path / "o"), "--previous", str(tmp_path)]
+    )
+    assert bad_previous.exit_code == 2
+
+
+def test_compare_two_skills(tmp_path: Path) -> None:
+    write_files(
+        tmp_path,
+        {
+            "a/SKILL.md": skill("a").replace("Trim cells.", "See [x](references/x.md)."),
+            "b/SKILL.md": skill("b"),
+        },
+    )
+    result = runner.invoke(app, ["compare", str(tmp_path / "a"), str(tmp_path / "b"), "-o", "json"])
+    data = json.loads(result.stdout)
+    composite = data["rows"][0]
+    assert (
+        composite["name"] == "composite" and composite["winner"] == "B" and composite["delta"] > 0
+    )
+    assert [f["code"] for f in data["only_in_a"]] == ["PE201"] and data["only_in_b"] == []
+    assert {r["name"] for r in data["rows"] if r["winner"] == "—"} == {
+        "output_quality",
+        "scope_calibration",
+        "robustness",
+        "code_template_quality",
+    }
+
+
+def _git(cwd: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@x",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@x",
+    }
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env
+    ).stdout
+
+
+def test_compare_against_a_revision_never_touches_the_work_tree(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write_files(
+        repo, {"skills/a/SKILL.md": skill("a").replace("Trim cells.", "See [x](references/x.md).")}
+    )
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one")
+    fixed = skill("a")
+    (repo / "skills" / "a" / "SKILL.md").write_text(fixed)
+    result = runner.invoke(
+        app, ["compare", str(repo / "skills" / "a"), "--against", "HEAD", "-o", "json"]
+    )
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["a"]["path"] == "skills/a@HEAD"
+    assert [f["code"] for f in data["only_in_a"]] == ["PE201"]
+    assert (repo / "skills" / "a" / "SKILL.md").read_text() == fixed
+    assert _git(repo, "status", "--porcelain") == " M skills/a/SKILL.md\n"
+    bad = runner.invoke(app, ["compare", str(repo / "skills" / "a"), "--against", "no-such-rev"])
+    assert bad.exit_code == 2
+
+
+def test_github_integration_files_are_valid_and_call_real_commands() -> None:
+    commands = {c.name for c in app.registered_commands}
+    files = [
+        REPO / "action.yml",
+        REPO / ".pre-commit-hooks.yaml",
+        *sorted((REPO / ".github" / "workflows").glob("*.yml")),
+    ]
+    used: set[str] = set()
+    for path in files:
+        text = path.read_text()
+        yaml.safe_load(text)
+        used |= set(__import__("re").findall(r"plugin-eval (\w+)", text))
+    assert used and used <= commands
+    weekly = yaml.safe_load((REPO / ".github" / "workflows" / "weekly-report.yml").read_text())
+    triggers = weekly[True]  # YAML 1.1 reads the key 'on' as true
+    assert triggers["schedule"] == [{"cron": "0 6 * * 1"}]
+    assert "path" in triggers["workflow_dispatch"]["inputs"]
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    assert (
+        action["runs"]["using"] == "composite" and {"path", "threshold"} <= action["inputs"].keys()
+    )
+
+
+@pytest.mark.skipif(not CORPUS_REAL.exists(), reason="shared corpus-real not present")
+def test_corpus_real_report_twice(tmp_path: Path) -> None:
+    out, cache = tmp_path / "r", tmp_path / "cache"
+    first = runner.invoke(
+        app, ["report", str(CORPUS_REAL), "--out", str(out), "--cache-dir", str(cache)]
+    )
+    assert first.exit_code == 0
+    assert len(list((out / "plugins").glob("*.json"))) == 91
+    assert len(list((out / "skills").glob("*.json"))) == 693
+    before = _tree(out)
+    second = runner.invoke(
+        app, ["report", str(CORPUS_REAL), "--out", str(out), "--cache-dir", str(cache)]
+    )
+    assert "784 hits, 0 misses" in second.stderr
+    assert _tree(out) == before
+    data = json.loads((out / "summary.json").read_text())
+    weakest = {
+        tuple(d["name"] for d in r["weakest_dimensions"])
+        for r in data["rows"]
+        if r["kind"] == "plugin"
+    }
+    assert len(weakest) > 5
