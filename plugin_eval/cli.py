@@ -105,10 +105,14 @@ def _split(values: list[str] | None) -> list[str]:
 
 
 def _config(paths: list[Path], config_file: Path | None, isolated: bool) -> Config:
+    """The settings in force; a broken configuration file is a usage error (exit 2)."""
     if isolated:
         return Config()
     source = config_file or (find_config(paths[0]) if paths else None)
-    return load_config(source)
+    try:
+        return load_config(source)
+    except ConfigError as err:
+        raise _usage(str(err)) from None
 
 
 @app.command("score")
@@ -237,10 +241,7 @@ def score(
                 raise OptionError(str(err)) from None
     except OptionError as err:
         raise _usage(str(err)) from None
-    try:
-        config = _config(paths, config_file, isolated)
-    except ConfigError as err:
-        raise _usage(str(err)) from None
+    config = _config(paths, config_file, isolated)
     overrides: dict[str, object] = {}
     for option, values in (("select", select), ("ignore", ignore)):
         chosen = _split(values)
@@ -267,6 +268,13 @@ def score(
         targets += found
     if not targets:
         raise _usage("nothing to score")
+    plugins = [t.display for t in targets if t.kind == "plugin"]
+    if plugins and depth is not Depth.quick:
+        # Said plainly rather than silently scoring the plugin with its static layer only.
+        raise _usage(
+            f"{plugins[0]}: plugin folders are scored at --depth quick (static layer); for "
+            f"--depth {depth.value}, score its skills: {plugins[0]}/skills/NAME"
+        )
     if save_evals is not None and len(targets) > 1 and not save_evals.is_dir():
         raise _usage("--save-evals: with several skills, give a folder (one file per skill)")
 
@@ -339,12 +347,6 @@ def _per_target(
     """The Monte Carlo settings for one target (its own --save-evals file in a folder)."""
     if settings is None:
         return None
-    if target.kind == "plugin":
-        stderr.print(
-            f"[yellow]note:[/] {escape(target.display)}: a plugin folder is scored by its static "
-            "layer; give a skill folder (skills/NAME) for the Monte Carlo layer"
-        )
-        return None
     if settings.save_evals is not None and settings.save_evals.is_dir():
         from dataclasses import replace
 
@@ -379,10 +381,7 @@ def compare_command(
         raise _usage("compare supports --output text, markdown or json")
     if (b is None) == (against is None):
         raise _usage("give two paths (A B), or one path and --against REV")
-    try:
-        config = _config([a], config_file, isolated)
-    except ConfigError as err:
-        raise _usage(str(err)) from None
+    config = _config([a], config_file, isolated)
     stamp = now()
     with tempfile.TemporaryDirectory(prefix="plugin-eval-compare-") as tmp:
         try:
@@ -519,10 +518,7 @@ def report_command(
         raise _usage(f"--out {out}: must be a folder of its own, not ROOT, a skill or a plugin")
     if previous is not None and summary_report.load_previous(previous) is None:
         raise _usage(f"--previous {previous}: no readable summary.json there")
-    try:
-        config = _config([root], config_file, isolated)
-    except ConfigError as err:
-        raise _usage(str(err)) from None
+    config = _config([root], config_file, isolated)
     stderr = _err()
     stamp = now()
     collected: list[Report] = []

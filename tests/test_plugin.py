@@ -95,3 +95,10 @@ def test_plugin_json_report_embeds_skills_and_parts(tmp_path: Path) -> None:
 def test_manifests_are_read_even_though_hidden(tmp_path: Path) -> None:
     folder = _materialise(tmp_path, Example(good_plugin(), "csv-tools"))
     assert [m.path for m in parse_plugin(folder).manifests] == [".claude-plugin/plugin.json"]
+
+
+def test_plugin_at_deep_depth_is_a_usage_error_not_a_silent_downgrade(tmp_path: Path) -> None:
+    folder = _materialise(tmp_path, Example(good_plugin(), "csv-tools"))
+    result = CliRunner().invoke(app, ["score", str(folder), "--depth", "deep"])
+    assert result.exit_code == 2
+    assert "skills/NAME" in result.stderr

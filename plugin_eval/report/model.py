@@ -208,9 +208,29 @@ def _counts(findings: Iterable[Finding], suppressed: int) -> Counts:
     return Counts(suppressed=suppressed, **counts)
 
 
+def _composite(
+    c: comp.CompositeResult, depth: str, anti_patterns: int, per_skill: float | None = None
+) -> Composite:
+    dims, weak, strong = _dimensions(c)
+    return Composite(
+        score=c.score,
+        raw_score=c.raw,
+        penalty=c.penalty,
+        anti_pattern_count=anti_patterns,
+        anti_patterns_per_skill=per_skill,
+        ci_lower=c.ci_lower,
+        ci_upper=c.ci_upper,
+        badge=c.badge,
+        grade=c.grade,
+        confidence_label=comp.CONFIDENCE[depth],
+        dimensions=dims,
+        weak_dimensions=weak,
+        strong_dimensions=strong,
+    )
+
+
 def build_report(result: SkillResult, generated_at: str) -> Report:
     c = result.composite
-    dims, weak, strong = _dimensions(c)
     subs = _sub_scores(result.subscores)
     return Report(
         generated_at=generated_at,
@@ -228,20 +248,7 @@ def build_report(result: SkillResult, generated_at: str) -> Report:
             ),
             *_monte_carlo_layer(result),
         ],
-        composite=Composite(
-            score=c.score,
-            raw_score=c.raw,
-            penalty=c.penalty,
-            anti_pattern_count=len(result.anti_patterns),
-            ci_lower=c.ci_lower,
-            ci_upper=c.ci_upper,
-            badge=c.badge,
-            grade=c.grade,
-            confidence_label=comp.CONFIDENCE[result.depth],
-            dimensions=dims,
-            weak_dimensions=weak,
-            strong_dimensions=strong,
-        ),
+        composite=_composite(c, result.depth, len(result.anti_patterns)),
         findings=[finding_out(f) for f in result.findings],
         counts=_counts(result.findings, result.suppressed),
     )
@@ -272,7 +279,6 @@ def _monte_carlo_layer(result: SkillResult) -> list[Layer]:
 
 def build_plugin_report(result: PluginResult, generated_at: str) -> PluginReport:
     c = result.composite
-    dims, weak, strong = _dimensions(c)
     return PluginReport(
         generated_at=generated_at,
         path=result.path,
@@ -286,20 +292,8 @@ def build_plugin_report(result: PluginResult, generated_at: str) -> PluginReport
                 anti_patterns=[finding_out(f) for f in result.anti_patterns],
             )
         ],
-        composite=Composite(
-            score=c.score,
-            raw_score=c.raw,
-            penalty=c.penalty,
-            anti_pattern_count=len(result.anti_patterns),
-            anti_patterns_per_skill=result.anti_patterns_per_skill,
-            ci_lower=None,
-            ci_upper=None,
-            badge=c.badge,
-            grade=c.grade,
-            confidence_label=comp.CONFIDENCE[result.depth],
-            dimensions=dims,
-            weak_dimensions=weak,
-            strong_dimensions=strong,
+        composite=_composite(
+            c, result.depth, len(result.anti_patterns), result.anti_patterns_per_skill
         ),
         findings=[finding_out(f) for f in result.findings],
         counts=_counts(result.findings, sum(s.suppressed for s in result.skills)),
