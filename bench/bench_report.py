@@ -24,6 +24,15 @@ from plugin_eval.marketplace import default_jobs, run_report
 PLUGINEVAL_MS_PER_SKILL = 5.7
 
 
+def calibration_ms() -> float:
+    """A fixed pure-Python loop: how fast this machine is right now (shared hosts drift)."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(3_000_000):
+        total += i * i % 7
+    return (time.perf_counter() - start) * 1000
+
+
 def count_skills(root: Path) -> int:
     return sum(1 for _ in root.rglob("SKILL.md"))
 
@@ -61,7 +70,10 @@ def main() -> int:
     finally:
         for work in works:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"root: {args.root}  skills: {skills}  items: {items}  jobs: {args.jobs}")
+    print(
+        f"root: {args.root}  skills: {skills}  items: {items}  jobs: {args.jobs}  "
+        f"calibration loop: {calibration_ms():.0f} ms"
+    )
     for label, runs in (("cold", cold), ("warm", warm)):
         median = statistics.median(runs)
         print(

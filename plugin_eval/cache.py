@@ -52,7 +52,8 @@ def digest_folder(folder: Path, kind: str, listed: Sequence[str] | None = None) 
     h = hashlib.sha256(kind.encode())
     h.update("\0".join(names).encode("utf-8", "surrogateescape"))
     if kind == "skill":
-        read = [SKILL_FILE]
+        # A symlinked SKILL.md is named, never read (links are not followed).
+        read = [SKILL_FILE] if f"f:{SKILL_FILE}" in names else []
     else:
         files = [n[2:] for n in names if n.startswith("f:")]
         parts = ("agents", "commands")

@@ -151,6 +151,8 @@ def _git(cwd: Path, *args: str) -> bytes:
 def checkout_copy(path: Path, revision: str, into: Path) -> tuple[Path, str]:
     """Write PATH as it was at REVISION into a new folder (read with git; the work tree is
     never touched). Returns the copy and a display name such as 'skills/x@HEAD~1'."""
+    if not revision or revision.startswith("-") or "\0" in revision:
+        raise GitError(f"'{revision}' is not a revision")
     folder = path.resolve() if path.is_dir() else path.resolve().parent
     if not folder.exists():
         raise GitError(f"{path}: no such folder")

@@ -145,3 +145,16 @@ def test_listing_does_not_follow_symlinks(make_skill: MakeSkill, tmp_path: Path)
     assert "references/guide.md" in listing.files
     assert not any("secret" in f for f in listing.files)
     assert "references/linked" in listing.symlinks
+
+
+def test_skill_md_symlinked_out_of_the_folder_is_not_read(
+    make_skill: MakeSkill, tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text("---\nname: leaked-secret\ndescription: do not read me\n---\n")
+    folder = make_skill("placeholder")
+    (folder / "SKILL.md").unlink()
+    (folder / "SKILL.md").symlink_to(secret)
+    doc = parse_skill(folder)
+    assert [p.kind for p in doc.problems] == [Problem.NOT_TEXT]
+    assert "leaked-secret" not in doc.text and doc.frontmatter == {}

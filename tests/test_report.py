@@ -348,3 +348,9 @@ def test_corpus_real_report_twice(tmp_path: Path) -> None:
         if r["kind"] == "plugin"
     }
     assert len(weakest) > 5
+
+
+def test_compare_refuses_a_revision_that_looks_like_an_option(tmp_path: Path) -> None:
+    write_files(tmp_path, {"a/SKILL.md": skill("a")})
+    result = runner.invoke(app, ["compare", str(tmp_path / "a"), "--against", "--output=/tmp/x"])
+    assert result.exit_code == 2 and "not a revision" in result.stderr
