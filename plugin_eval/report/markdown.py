@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from plugin_eval.report.model import Report
-from plugin_eval.report.montecarlo import IntervalOut
 
 
 def cell(text: str) -> str:
@@ -67,14 +66,6 @@ def _ci(report: Report) -> str:
     return f" [{c.ci_lower:.1f}–{c.ci_upper:.1f}]"
 
 
-def _interval(i: IntervalOut) -> str:
-    if i.value is None:
-        return "—"
-    if i.ci_lower is None or i.ci_upper is None:
-        return f"{i.value:.2f}"
-    return f"{i.value:.2f} [{i.ci_lower:.2f}–{i.ci_upper:.2f}]"
-
-
 def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{cell(name)} {n}" for name, n in counts.items()) or "—"
 
@@ -100,19 +91,19 @@ def monte_carlo(report: Report) -> list[str]:
     t = mc.triggering
     if t is not None:
         out += [
-            f"| precision | {_interval(t.precision)} | {t.precision.method} |",
-            f"| recall | {_interval(t.recall)} | {t.recall.method} |",
-            f"| F1 | {_interval(t.f1)} | {t.f1.method} |",
+            f"| precision | {t.precision.text()} | {t.precision.method} |",
+            f"| recall | {t.recall.text()} | {t.recall.method} |",
+            f"| F1 | {t.f1.text()} | {t.f1.method} |",
         ]
     if mc.output_quality is not None:
         q = mc.output_quality
-        out.append(f"| output quality | {_interval(q.mean)} | {cell(q.method)}, BCa bootstrap |")
+        out.append(f"| output quality | {q.mean.text()} | {cell(q.method)}, BCa bootstrap |")
     if mc.consistency is not None:
         out.append(
             f"| consistency | {mc.consistency.score:.0f}/100 | mean pairwise Jaccard "
             f"{mc.consistency.mean_jaccard:.2f} |"
         )
-    out.append(f"| failure rate | {_interval(mc.failures.rate)} | clopper-pearson |")
+    out.append(f"| failure rate | {mc.failures.rate.text()} | clopper-pearson |")
     if mc.tokens is not None:
         out.append(
             f"| output tokens | median {mc.tokens.median_output_tokens:.0f} | IQR "

@@ -20,6 +20,14 @@ class IntervalOut(_Model):
     )
     n: int = Field(description="Trials (runs, calls or replies) behind the value.")
 
+    def text(self) -> str:
+        """'0.94 [0.77–1.00]', the bare value without an interval, or '—' with no value."""
+        if self.value is None:
+            return "—"
+        if self.ci_lower is None or self.ci_upper is None:
+            return f"{self.value:.2f}"
+        return f"{self.value:.2f} [{self.ci_lower:.2f}–{self.ci_upper:.2f}]"
+
 
 class TriggeringOut(_Model):
     tp: int

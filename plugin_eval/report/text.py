@@ -7,7 +7,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from plugin_eval.report.model import Report
-from plugin_eval.report.montecarlo import IntervalOut
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 BADGE_STYLE = {
@@ -121,14 +120,6 @@ def render_summary(console: Console, reports: list[Report]) -> None:
     console.print(f"mean score {mean:.1f}")
 
 
-def _interval(i: IntervalOut) -> str:
-    if i.value is None:
-        return "—"
-    if i.ci_lower is None or i.ci_upper is None:
-        return f"{i.value:.2f}"
-    return f"{i.value:.2f} [{i.ci_lower:.2f}–{i.ci_upper:.2f}]"
-
-
 def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{escape(name)} {n}" for name, n in counts.items())
 
@@ -157,8 +148,8 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
     t = mc.triggering
     if t is not None:
         console.print(
-            f"    triggering  precision {_interval(t.precision)}  recall {_interval(t.recall)}  "
-            f"F1 {_interval(t.f1)}  [dim](TP {t.tp} FP {t.fp} FN {t.fn} TN {t.tn})[/]",
+            f"    triggering  precision {t.precision.text()}  recall {t.recall.text()}  "
+            f"F1 {t.f1.text()}  [dim](TP {t.tp} FP {t.fp} FN {t.fn} TN {t.tn})[/]",
             soft_wrap=True,
         )
         if t.stolen_by:
@@ -174,7 +165,7 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
     if mc.output_quality is not None:
         q = mc.output_quality
         console.print(
-            f"    output quality {_interval(q.mean)} [dim]({escape(q.method)}, {q.cases} case(s))[/]",
+            f"    output quality {q.mean.text()} [dim]({escape(q.method)}, {q.cases} case(s))[/]",
             soft_wrap=True,
         )
     if mc.consistency is not None:
@@ -186,9 +177,7 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
     f = mc.failures
     if f.failures or not mc.simulated:
         kinds = f" ({_counts(f.by_kind)})" if f.by_kind else ""
-        console.print(
-            f"    failures {f.failures}/{f.calls} {_interval(f.rate)}{kinds}", soft_wrap=True
-        )
+        console.print(f"    failures {f.failures}/{f.calls} {f.rate.text()}{kinds}", soft_wrap=True)
     if mc.tokens is not None:
         console.print(
             f"    output tokens median {mc.tokens.median_output_tokens:.0f} "

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from plugin_eval.montecarlo.settings import MonteCarloSettings
+
+_T = TypeVar("_T")
 
 NONE_TOOL = "none"
 NONE_DESCRIPTION = (
@@ -161,6 +163,26 @@ def status_failure(status: int, message: str, headers: Mapping[str, str] | None)
             "not_found", f"HTTP 404 (wrong --base-url or --model?): {message}", fatal=True
         )
     return CallFailed("client_error", f"HTTP {status}: {message}")
+
+
+async def sdk_request(sdk: Any, secret: str | None, request: Awaitable[_T]) -> _T:
+    """Await one SDK request, turning the SDK's errors into CallFailed.
+
+    The Anthropic and OpenAI SDKs share their exception classes' names and fields, so one
+    translation serves both; the key is redacted from every message kept.
+    """
+    try:
+        return await request
+    except sdk.APIStatusError as err:
+        raise status_failure(
+            err.status_code, redact(short(err.message), secret), err.response.headers
+        ) from None
+    except sdk.APITimeoutError:
+        raise CallFailed("timeout", "the request timed out") from None
+    except sdk.APIConnectionError as err:
+        raise CallFailed("connection", redact(short(str(err)), secret), retryable=True) from None
+    except (sdk.APIError, ValueError, TypeError, KeyError) as err:
+        raise CallFailed("malformed", redact(short(str(err)), secret)) from None
 
 
 def redact(text: str, secret: str | None) -> str:

@@ -14,9 +14,7 @@ from plugin_eval.montecarlo.backends import (
     Call,
     CallFailed,
     Reply,
-    redact,
-    short,
-    status_failure,
+    sdk_request,
 )
 
 KEY_VARIABLE = "ANTHROPIC_API_KEY"
@@ -64,20 +62,7 @@ class AnthropicBackend:
             params["tool_choice"] = (
                 {"type": "tool", "name": call.force_tool} if call.force_tool else {"type": "any"}
             )
-        try:
-            message = await self._client.messages.create(**params)
-        except sdk.APIStatusError as err:
-            raise status_failure(
-                err.status_code, redact(short(err.message), self._secret), err.response.headers
-            ) from None
-        except sdk.APITimeoutError:
-            raise CallFailed("timeout", "the request timed out") from None
-        except sdk.APIConnectionError as err:
-            raise CallFailed(
-                "connection", redact(short(str(err)), self._secret), retryable=True
-            ) from None
-        except (sdk.APIError, ValueError, TypeError, KeyError) as err:
-            raise CallFailed("malformed", redact(short(str(err)), self._secret)) from None
+        message = await sdk_request(sdk, self._secret, self._client.messages.create(**params))
         return _reply(message)
 
     async def aclose(self) -> None:

@@ -17,9 +17,7 @@ from plugin_eval.montecarlo.backends import (
     Call,
     CallFailed,
     Reply,
-    redact,
-    short,
-    status_failure,
+    sdk_request,
 )
 
 KEY_VARIABLE = "OPENAI_API_KEY"
@@ -78,20 +76,9 @@ class OpenAIBackend:
                 if call.force_tool
                 else "required"
             )
-        try:
-            completion = await self._client.chat.completions.create(**params)
-        except sdk.APIStatusError as err:
-            raise status_failure(
-                err.status_code, redact(short(err.message), self._secret), err.response.headers
-            ) from None
-        except sdk.APITimeoutError:
-            raise CallFailed("timeout", "the request timed out") from None
-        except sdk.APIConnectionError as err:
-            raise CallFailed(
-                "connection", redact(short(str(err)), self._secret), retryable=True
-            ) from None
-        except (sdk.APIError, ValueError, TypeError, KeyError) as err:
-            raise CallFailed("malformed", redact(short(str(err)), self._secret)) from None
+        completion = await sdk_request(
+            sdk, self._secret, self._client.chat.completions.create(**params)
+        )
         return _reply(completion)
 
     async def aclose(self) -> None:
