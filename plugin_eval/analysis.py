@@ -11,7 +11,7 @@ from enum import Enum
 from functools import cached_property
 from urllib.parse import unquote
 
-from plugin_eval.document import SkillDocument, is_external
+from plugin_eval.document import Heading, SkillDocument, is_external
 from plugin_eval.triggering import TriggerAnalysis, analyse
 
 # A `references/…` path written in prose (not in code, not a link target).
@@ -162,6 +162,20 @@ class Facts:
     def prose_text(self) -> str:
         """All prose as one string, blocks separated by blank lines: one regex pass, not many."""
         return self._joined[0]
+
+    @cached_property
+    def _headings_joined(self) -> tuple[str, list[int]]:
+        starts, offset = [], 0
+        for h in self.doc.headings:
+            starts.append(offset)
+            offset += len(h.text) + 1
+        return "\n".join(h.text for h in self.doc.headings), starts
+
+    def headings_matching(self, regex: re.Pattern[str]) -> list[Heading]:
+        """Headings whose text the regex finds something in (one search for all of them)."""
+        text, starts = self._headings_joined
+        hits = {bisect_right(starts, m.start()) - 1 for m in regex.finditer(text)}
+        return [self.doc.headings[i] for i in sorted(hits)]
 
     @cached_property
     def prose_lower(self) -> str:

@@ -144,8 +144,10 @@ FIELD_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)?\s*[`*]*[\w.\[\]-]+[`*]*\s*(?
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
     sections = doc.sections()
-    inputs = [s for s in sections if INPUT_HEADING.search(s.heading.text)]
-    outputs = [s for s in sections if OUTPUT_HEADING.search(s.heading.text)]
+    input_heads = set(map(id, facts.headings_matching(INPUT_HEADING)))
+    output_heads = set(map(id, facts.headings_matching(OUTPUT_HEADING)))
+    inputs = [s for s in sections if id(s.heading) in input_heads]
+    outputs = [s for s in sections if id(s.heading) in output_heads]
     spans = [(s.heading.line, s.end_line) for s in outputs]
 
     def in_outputs(line: int) -> bool:
@@ -342,7 +344,7 @@ def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Fin
             Evidence(f"{len(sections)} section(s) (h2/h3)", 0.08 * len(sections) + 0.02)
         )
     code = doc.code_blocks
-    example_heads = [h for h in headings if EXAMPLE_HEADING.search(h.text)]
+    example_heads = facts.headings_matching(EXAMPLE_HEADING)
     if code or example_heads or doc.blockquotes:
         what = f"{len(code)} code block(s)" if code else "an examples section or quoted example"
         evidence.append(Evidence(f"shows examples: {what}", 0.20))
@@ -357,12 +359,12 @@ def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Fin
         )
     elif example_heads or doc.blockquotes:
         evidence.append(Evidence("prose examples need no language tags", 0.10))
-    usage = [h for h in headings if USAGE_HEADING.search(h.text)]
+    usage = facts.headings_matching(USAGE_HEADING)
     if usage:
         evidence.append(
             Evidence(f"usage guidance section ('{usage[0].text}')", 0.15, usage[0].line)
         )
-    edges = [h for h in headings if EDGE_HEADING.search(h.text)]
+    edges = facts.headings_matching(EDGE_HEADING)
     if edges:
         evidence.append(
             Evidence(
@@ -435,7 +437,7 @@ def ecosystem_coherence(doc: SkillDocument, facts: Facts, findings: list[Finding
                 resolved[0].line,
             )
         )
-    related = [h for h in doc.headings if SEE_ALSO.search(h.text)]
+    related = facts.headings_matching(SEE_ALSO)
     if related:
         evidence.append(
             Evidence(f"points to related material ('{related[0].text}')", 0.15, related[0].line)
