@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from plugin_eval import __version__
 from plugin_eval.document import SKILL_FILE
 from plugin_eval.plugin import MANIFESTS
 
-FORMAT = "2"
+FORMAT = "3"
 DEFAULT_DIR = Path(".plugin-eval-cache")
 
 
@@ -41,10 +41,16 @@ def _names(folder: str, prefix: str, out: list[str]) -> None:
             out.append("f:" + rel)
 
 
-def digest_folder(folder: Path, kind: str, listed: Sequence[str] | None = None) -> str:
+def digest_folder(
+    folder: Path,
+    kind: str,
+    listed: Sequence[str] | None = None,
+    contents: Mapping[str, bytes] | None = None,
+) -> str:
     """What a score depends on inside the folder: the files rules read and every name.
 
-    ``listed`` is the folder's entries when a walk already has them (discovery does).
+    ``listed`` is the folder's entries when a walk already has them (discovery does), and
+    ``contents`` the bytes of files already read (a worker has read SKILL.md to score it).
     """
     names: list[str] = list(listed) if listed is not None else []
     if listed is None:
@@ -72,6 +78,9 @@ def digest_folder(folder: Path, kind: str, listed: Sequence[str] | None = None) 
         ]
     for rel in read:
         h.update(b"\0c" + rel.encode("utf-8", "surrogateescape"))
+        if contents is not None and rel in contents:
+            h.update(contents[rel])
+            continue
         try:
             with open(os.path.join(folder, rel), "rb") as fh:
                 h.update(fh.read())
@@ -80,19 +89,26 @@ def digest_folder(folder: Path, kind: str, listed: Sequence[str] | None = None) 
     return h.hexdigest()
 
 
-def item_key(kind: str, rel: str, folder: Path, names: Sequence[str] | None = None) -> str:
+def item_key(
+    kind: str,
+    rel: str,
+    folder: Path,
+    names: Sequence[str] | None = None,
+    contents: Mapping[str, bytes] | None = None,
+) -> str:
     """The cache key of one item (the version and configuration key the whole cache file)."""
-    digest = digest_folder(folder, kind, names)
+    digest = digest_folder(folder, kind, names, contents)
     return hashlib.sha256(f"{kind}\0{rel}\0{digest}".encode()).hexdigest()
 
 
-def checksum(payload: str) -> str:
-    return hashlib.blake2b(payload.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+def checksum(payload: str | bytes) -> str:
+    data = payload if isinstance(payload, bytes) else payload.encode("utf-8", "surrogateescape")
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True)
 class Entry:
-    payload: str
+    payload: bytes  # the item's report JSON, zlib-compressed
     row: dict[str, object]
     stamp: str
 
@@ -123,7 +139,7 @@ class Cache:
                 self.rebuilt = "written by another version or configuration"
                 db.execute("DROP TABLE IF EXISTS results")
             db.execute(
-                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, payload TEXT, "
+                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, payload BLOB, "
                 "checksum TEXT, row TEXT, outside TEXT, stamp TEXT)"
             )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (expected,))
@@ -171,7 +187,7 @@ class Cache:
     def put(
         self,
         key: str,
-        payload: str,
+        payload: bytes,
         row: dict[str, object],
         outside: list[list[object]],
         stamp: str,

@@ -12,6 +12,7 @@ import gc
 import json
 import multiprocessing
 import os
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,8 @@ from typing import Any
 from plugin_eval.cache import Cache, checksum, item_key
 from plugin_eval.config import Config
 from plugin_eval.discovery import Item, discover
-from plugin_eval.engine import score_skill
+from plugin_eval.document import MAX_SKILL_BYTES, SKILL_FILE, parse_skill
+from plugin_eval.engine import score_document
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.report.model import Report, build_plugin_report, build_report
 from plugin_eval.report.summary import RowStore
@@ -65,14 +67,23 @@ def _init_worker(config_json: str) -> None:
     gc.freeze()
 
 
-Result = tuple[str, Row, list[list[Any]], str | None]
+# (report JSON zlib-compressed, summary row, outside checks, cache key when asked for)
+Result = tuple[bytes, Row, list[list[Any]], str | None]
+
+
+def _pack(text: str) -> bytes:
+    """Compressed in the worker: less to send back, to cache, and to hash."""
+    return zlib.compress(text.encode("utf-8", "surrogateescape"), 1)
 
 
 def evaluate(task: Task, config: Config | None = None) -> Result:
     """Score one item: report JSON (timestamp as a placeholder), row, outside checks, key."""
     config = config or _WORKER_CONFIG or Config()
-    # The key is taken before scoring, so it describes the content that was scored.
-    key = item_key(task.kind, task.rel, Path(task.folder), task.names) if task.want_key else None
+    folder = Path(task.folder)
+    key = None
+    if task.want_key and task.kind == "plugin":
+        # Taken before scoring, so the key describes the content that was scored.
+        key = item_key(task.kind, task.rel, folder, task.names)
     try:
         if task.kind == "plugin":
             manifest = json.loads(task.entry) if task.entry else None
@@ -80,14 +91,21 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
             report: Report = build_plugin_report(plugin, PLACEHOLDER)
             outside = sorted({c for s in plugin.skills for c in s.outside_checks})
         else:
-            skill = score_skill(Path(task.folder), config, task.rel or ".", "quick")
+            doc = parse_skill(folder)
+            if task.want_key:
+                # The key hashes the very bytes that are scored (read once, not twice).
+                whole = len(doc.raw) < MAX_SKILL_BYTES
+                contents = {SKILL_FILE: doc.raw} if whole else None
+                key = item_key(task.kind, task.rel, folder, task.names, contents)
+            skill = score_document(doc, config, task.rel or ".", "quick")
             report = build_report(skill, PLACEHOLDER)
             outside = sorted(set(skill.outside_checks))
     except Exception as exc:  # one broken item never stops the run
         error = f"{type(exc).__name__}: {exc}"
-        payload = json.dumps({"path": task.rel, "kind": task.kind, "errored": True, "error": error})
-        return payload, _error_row(task, error), [], key
-    return report.model_dump_json(), summary_row(task, report), [list(c) for c in outside], key
+        failed = json.dumps({"path": task.rel, "kind": task.kind, "errored": True, "error": error})
+        return _pack(failed), _error_row(task, error), [], key
+    packed = _pack(report.model_dump_json())
+    return packed, summary_row(task, report), [list(c) for c in outside], key
 
 
 def summary_row(task: Task, report: Report) -> Row:
@@ -181,9 +199,10 @@ class Writer:
         except (OSError, ValueError):
             self.index = {}
 
-    def __call__(self, task: Task, payload: str, row: Row, stamp: str) -> None:
+    def __call__(self, task: Task, payload: bytes, row: Row, stamp: str) -> None:
         rel = f"{_subdir(task.kind)}/{task.slug}.json"
-        text = payload.replace(PLACEHOLDER, stamp) + "\n"
+        text = zlib.decompress(payload).decode("utf-8", "surrogateescape")
+        text = text.replace(PLACEHOLDER, stamp) + "\n"
         self._put(rel, text)
         if not row["errored"]:
             self._put(f"badges/{task.slug}.svg", badge_svg(row["score"], row["badge"]))
@@ -279,6 +298,9 @@ def run_report(
             pending.append((task, key))
     if cold and cache is not None:
         cache.misses += len(pending)
+    # Plugins (many skills each) first, so no worker is left with a big one at the end; the
+    # order of work changes nothing in the output.
+    pending.sort(key=lambda p: p[0].kind != "plugin")
     for (task, looked_up), (payload, row, outside, taken) in zip(
         pending, _evaluate_all([t for t, _ in pending], config, jobs), strict=True
     ):
@@ -306,7 +328,7 @@ def _evaluate_all(tasks: list[Task], config: Config, jobs: int) -> Iterator[Resu
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     # Small chunks keep the workers evenly loaded (plugins cost many skills each).
-    chunk = max(1, min(8, len(tasks) // (jobs * 32) or 1))
+    chunk = max(1, min(4, len(tasks) // (jobs * 64) or 1))
     with context.Pool(jobs, initializer=_init_worker, initargs=(config.model_dump_json(),)) as pool:
         yield from pool.imap(evaluate, tasks, chunksize=chunk)
 
