@@ -13,8 +13,9 @@ import json
 import multiprocessing
 import os
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,6 @@ from plugin_eval.engine import score_document
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.report.model import Report, build_plugin_report, build_report
 from plugin_eval.report.summary import RowStore
-from plugin_eval.scoring import composite as comp
 
 PLACEHOLDER = "@@plugin-eval:generated-at@@"
 # Findings that stop a harness from loading the item at all.
@@ -356,8 +356,6 @@ BADGE_COLOURS = {
 
 def badge_svg(score: float, badge: str) -> str:
     """A shields-style badge: 'plugin-eval | 87 gold'."""
-    from html import escape
-
     left, right = "plugin-eval", f"{score:.0f} {badge}" if badge != "none" else f"{score:.0f}"
     lw, rw = 6 * len(left) + 12, 7 * len(right) + 12
     colour = BADGE_COLOURS.get(badge, "#c0392b")
@@ -378,12 +376,3 @@ def default_jobs() -> int:
     return max(
         1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     )
-
-
-def confidence(depth: str) -> str:
-    return comp.CONFIDENCE[depth]
-
-
-def mean(values: Iterable[float]) -> float | None:
-    items = list(values)
-    return round(sum(items) / len(items), 2) if items else None
