@@ -102,3 +102,10 @@ def test_plugin_at_deep_depth_is_a_usage_error_not_a_silent_downgrade(tmp_path: 
     result = CliRunner().invoke(app, ["score", str(folder), "--depth", "deep"])
     assert result.exit_code == 2
     assert "skills/NAME" in result.stderr
+
+
+def test_plugin_text_output_lists_its_skills_and_parts(tmp_path: Path) -> None:
+    folder = _materialise(tmp_path, Example(good_plugin(), "csv-tools"))
+    out = CliRunner().invoke(app, ["score", str(folder)]).stdout
+    assert "skills: csv-clean " in out
+    assert "agent csv-analyst" in out and "command csv-clean" in out

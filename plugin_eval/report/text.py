@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from plugin_eval.report.model import Report
+from plugin_eval.report.model import PluginReport, Report
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 BADGE_STYLE = {
@@ -37,9 +37,23 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
         soft_wrap=True,
     )
     if c.anti_pattern_count:
-        console.print(
-            f"  [dim]anti-pattern penalty ×{c.penalty:.2f} ({c.anti_pattern_count} flag(s))[/]"
+        per_skill = (
+            f", {c.anti_patterns_per_skill:.2f} a skill"
+            if c.anti_patterns_per_skill is not None
+            else ""
         )
+        console.print(
+            f"  [dim]anti-pattern penalty ×{c.penalty:.2f} ({c.anti_pattern_count} flag(s)"
+            f"{per_skill})[/]"
+        )
+    if isinstance(report, PluginReport):
+        skills = ", ".join(
+            f"{escape(s.name)} {s.composite.score:.1f}"
+            for s in sorted(report.skills, key=lambda s: s.composite.score)
+        )
+        parts = ", ".join(f"{p.kind} {escape(p.name)}" for p in report.parts)
+        console.print(f"  skills: {skills or 'none'}", soft_wrap=True)
+        console.print(f"  [dim]also scored: {parts or 'nothing else'}[/]", soft_wrap=True)
     table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 2, 0, 2))
     table.add_column("dimension")
     table.add_column("weight", justify="right")
