@@ -19,28 +19,24 @@ RESAMPLES = 2000
 SEED = 4
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """Wilson score interval for k successes in n trials (closed form)."""
+def _proportion_ci(k: int, n: int, method: str, level: float) -> tuple[float, float] | None:
     if n <= 0:
         return None
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    ci = st.binomtest(k, n).proportion_ci(confidence_level=level, method=method)
     # At 0/n and n/n the bound is exactly 0 or 1; rounding must not move it.
-    lower = 0.0 if k == 0 else max(0.0, centre - half)
-    upper = 1.0 if k == n else min(1.0, centre + half)
+    lower = 0.0 if k == 0 else max(0.0, float(ci.low))
+    upper = 1.0 if k == n else min(1.0, float(ci.high))
     return lower, upper
+
+
+def wilson(k: int, n: int, level: float = LEVEL) -> tuple[float, float] | None:
+    """Wilson score interval for k successes in n trials (scipy's binomtest)."""
+    return _proportion_ci(k, n, "wilson", level)
 
 
 def clopper_pearson(k: int, n: int, level: float = LEVEL) -> tuple[float, float] | None:
-    """Clopper–Pearson exact interval from beta quantiles."""
-    if n <= 0:
-        return None
-    alpha = 1 - level
-    lower = 0.0 if k == 0 else float(st.beta.ppf(alpha / 2, k, n - k + 1))
-    upper = 1.0 if k == n else float(st.beta.ppf(1 - alpha / 2, k + 1, n - k))
-    return lower, upper
+    """Clopper–Pearson exact interval (scipy's binomtest, method 'exact')."""
+    return _proportion_ci(k, n, "exact", level)
 
 
 def bca_mean(values: Sequence[float], seed: int = SEED) -> tuple[float, float] | None:
