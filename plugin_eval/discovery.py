@@ -12,6 +12,7 @@ from plugin_eval.document import SKILL_FILE
 from plugin_eval.plugin import MANIFESTS
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
+MANIFEST_DIRS = frozenset(m.split("/")[0] for m in MANIFESTS)
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__"})
 
 
@@ -91,7 +92,10 @@ def _walk(root: Path, notes: list[str]) -> Iterator[Item]:
             elif not entry.is_dir():
                 listed.append((entry.name, "f"))
             elif entry.name.startswith("."):
-                continue  # hidden folders (.git, caches) hold no skills
+                # Hidden folders (.git, caches) are not searched; the manifest folders of a
+                # marketplace root are read where they are needed, so they need no note.
+                if entry.name not in MANIFEST_DIRS:
+                    notes.append(f"{shown}: hidden folder skipped")
             elif entry.name in SKIPPED_DIRS:
                 notes.append(f"{shown}: {entry.name} skipped")
             else:

@@ -78,6 +78,8 @@ def test_discovery_finds_plugins_loose_and_nested_skills(market: Path, tmp_path:
     ]
     notes = "\n".join(found.notes)
     assert "node_modules: node_modules skipped" in notes
+    assert ".hidden: hidden folder skipped" in notes
+    assert ".claude-plugin: hidden folder skipped" not in notes
     assert "linked: symlink (outside the root) skipped" in notes
     assert "plugin 'remote' has a remote source; not fetched" in notes
 
