@@ -26,6 +26,9 @@ TRIGGER_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\bwhen\s+to\s+use\b:?",
         r"\buse\s+cases?\s*:",
         r"\b(?:useful|helpful)\s+(?:when(?:ever)?|for|if)\b",
+        # The situation first: "When exporting tables or merging files, use this skill."
+        r"\b(?:when(?:ever)?|if)\s+(?P<pre>[^.;!?。]{3,200}?),\s*(?:use|invoke|activate|load|apply|"
+        r"consult)\s+(?:this\s+skill|this|it|me)\b",
         r"\bpreferred\s+(?:for|when(?:ever)?)\b",
         # Chinese, Japanese, Spanish, French, German.
         r"(?:适用于|用于|使用场景[::]?|触发条件[::]?)",
@@ -162,8 +165,9 @@ def _clauses(text: str) -> list[str]:
         if match is None:
             break
         start = match.end()
-        inner = match.groupdict().get("inner") or match.groupdict().get("inner2")
-        if inner:  # "当…时使用": the situation sits inside the phrase
+        groups = match.groupdict()
+        inner = groups.get("inner") or groups.get("inner2") or groups.get("pre")
+        if inner:  # "当…时使用", "When …, use this skill": the situation sits inside the phrase
             clauses.append(inner)
         end_match = _SENTENCE_END.search(text, start)
         end = end_match.start() if end_match else len(text)
@@ -294,7 +298,7 @@ def analyse(
     if extra:
         clauses.append(extra)
     phrase_match = find_trigger(text)
-    phrase = phrase_match.group(0).strip() if phrase_match else ("when_to_use" if extra else None)
+    phrase = _phrase(phrase_match) if phrase_match else ("when_to_use" if extra else None)
     all_contexts: list[Context] = []
     for clause in clauses:
         all_contexts += extract_contexts(clause)
@@ -365,6 +369,14 @@ def analyse(
             )
             score = ceiling
     return result(score, band, True, phrase, tuple(contexts))
+
+
+def _phrase(match: re.Match[str]) -> str:
+    """The trigger words themselves, without a situation captured inside the match."""
+    pre = match.groupdict().get("pre")
+    if pre:
+        return match.group(0)[match.end("pre") - match.start() :].lstrip(" ,")
+    return match.group(0).strip()
 
 
 def _quote(contexts: list[Context] | tuple[Context, ...], limit: int = 4) -> str:

@@ -103,6 +103,7 @@ def test_generic_single_context_scores_below_a_specific_one() -> None:
         "格式化 CSV 报表。用于导出表格、清理列名和合并文件。",
         "格式化 CSV 报表。当需要导出表格时使用。",
         "Formatea informes CSV. Úsalo cuando exportes tablas.",
+        "Formats CSV reports. When exporting tables or merging ledgers, use this skill.",
     ],
 )
 def test_trigger_statements_are_recognised(description: str) -> None:
@@ -130,3 +131,12 @@ def test_skills_that_do_not_trigger_from_text_are_exempt(extra: str, make_skill:
 def test_missing_trigger_fires_on_topic_only_description(make_skill: MakeSkill) -> None:
     folder = make_skill(frontmatter("Formats CSV reports for finance teams and auditors."))
     assert "PE102" in codes(score(folder))
+
+
+def test_a_situation_written_before_the_trigger_counts() -> None:
+    analysis = analyse(
+        "Formats CSV reports. When exporting tables, cleaning column names or merging ledger "
+        "files, use this skill."
+    )
+    assert analysis.trigger_phrase == "use this skill"
+    assert len(analysis.specific_contexts) == 3 and analysis.score >= 0.80
