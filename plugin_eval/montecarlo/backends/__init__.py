@@ -198,18 +198,30 @@ def short(text: str, width: int = 200) -> str:
 SDKS = {"anthropic": ("anthropic", "ANTHROPIC_API_KEY"), "openai": ("openai", "OPENAI_API_KEY")}
 
 
-def preflight(settings: MonteCarloSettings) -> None:
-    """Fail before any skill is scored when the backend cannot start (no SDK, no key)."""
-    if settings.backend == "offline":
-        return
-    import importlib.util
+def load_sdk(backend: str, base_url: str | None) -> tuple[Any, str | None]:
+    """The backend's SDK module and API key; BackendUnavailable when either is missing.
+
+    Without a key, a --base-url (a local or self-hosted server) is enough.
+    """
+    import importlib
     import os
 
-    module, variable = SDKS[settings.backend]
-    if importlib.util.find_spec(module) is None:
+    module, variable = SDKS[backend]
+    try:
+        sdk = importlib.import_module(module)
+    except ImportError as err:
         raise BackendUnavailable(
-            f'the {settings.backend} backend needs its SDK: pip install "plugin-eval[{module}]"'
+            f'the {backend} backend needs its SDK: pip install "plugin-eval[{module}]"'
+        ) from err
+    key = os.environ.get(variable) or None
+    if key is None and base_url is None:
+        raise BackendUnavailable(
+            f"the {backend} backend needs {variable}, or --base-url for a local server"
         )
-    if not os.environ.get(variable) and settings.base_url is None:
-        hint = ", or --base-url for a local server" if settings.backend == "openai" else ""
-        raise BackendUnavailable(f"the {settings.backend} backend needs {variable} to be set{hint}")
+    return sdk, key
+
+
+def preflight(settings: MonteCarloSettings) -> None:
+    """Fail before any skill is scored when the backend cannot start (no SDK, no key)."""
+    if settings.backend != "offline":
+        load_sdk(settings.backend, settings.base_url)

@@ -6,18 +6,15 @@ lists skills) plus "none", with ``tool_choice: any`` so the model must choose.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from plugin_eval.montecarlo.backends import (
-    BackendUnavailable,
     Call,
     CallFailed,
     Reply,
+    load_sdk,
     sdk_request,
 )
-
-KEY_VARIABLE = "ANTHROPIC_API_KEY"
 
 
 class AnthropicBackend:
@@ -27,21 +24,13 @@ class AnthropicBackend:
     can_generate = True
 
     def __init__(self, model: str, base_url: str | None, timeout: float) -> None:
-        try:
-            import anthropic
-        except ImportError as err:
-            raise BackendUnavailable(
-                'the anthropic backend needs its SDK: pip install "plugin-eval[anthropic]"'
-            ) from err
-        key = os.environ.get(KEY_VARIABLE) or None
-        if key is None and base_url is None:
-            raise BackendUnavailable(f"the anthropic backend needs {KEY_VARIABLE} to be set")
+        sdk, key = load_sdk(self.name, base_url)
         self.model = model
         self.base_url = base_url
-        self._sdk = anthropic
+        self._sdk = sdk
         self._secret = key
         # Retries are ours (runner.py): one policy, counted in the report.
-        self._client = anthropic.AsyncAnthropic(
+        self._client = sdk.AsyncAnthropic(
             api_key=key or "not-needed", base_url=base_url, max_retries=0, timeout=timeout
         )
 

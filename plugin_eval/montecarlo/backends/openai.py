@@ -9,18 +9,15 @@ local servers need none.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from plugin_eval.montecarlo.backends import (
-    BackendUnavailable,
     Call,
     CallFailed,
     Reply,
+    load_sdk,
     sdk_request,
 )
-
-KEY_VARIABLE = "OPENAI_API_KEY"
 
 
 class OpenAIBackend:
@@ -30,22 +27,12 @@ class OpenAIBackend:
     can_generate = True
 
     def __init__(self, model: str, base_url: str | None, timeout: float) -> None:
-        try:
-            import openai
-        except ImportError as err:
-            raise BackendUnavailable(
-                'the openai backend needs its SDK: pip install "plugin-eval[openai]"'
-            ) from err
-        key = os.environ.get(KEY_VARIABLE) or None
-        if key is None and base_url is None:
-            raise BackendUnavailable(
-                f"the openai backend needs {KEY_VARIABLE}, or --base-url for a local server"
-            )
+        sdk, key = load_sdk(self.name, base_url)
         self.model = model
         self.base_url = base_url
-        self._sdk = openai
+        self._sdk = sdk
         self._secret = key
-        self._client = openai.AsyncOpenAI(
+        self._client = sdk.AsyncOpenAI(
             api_key=key or "not-needed", base_url=base_url, max_retries=0, timeout=timeout
         )
 
