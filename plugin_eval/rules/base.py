@@ -4,24 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 from plugin_eval.findings import Finding, Severity
+from plugin_eval.vocabulary import SubScoreName
 
 if TYPE_CHECKING:
     from plugin_eval.analysis import Facts
     from plugin_eval.document import SkillDocument
     from plugin_eval.plugin import PluginDocument
 
-SUBSCORES = (
-    "frontmatter_quality",
-    "orchestration_wiring",
-    "progressive_disclosure",
-    "structural_completeness",
-    "token_efficiency",
-    "ecosystem_coherence",
-    "harness_portability",
-)
+SUBSCORES: tuple[SubScoreName, ...] = get_args(SubScoreName)
 
 
 @dataclass(frozen=True)
@@ -46,7 +39,7 @@ class RuleDoc:
     bad: Example
     good: Example
     anti_pattern: bool = False
-    subscore: str | None = None
+    subscore: SubScoreName | None = None
     source: str = ""
 
     def __post_init__(self) -> None:

@@ -1,0 +1,29 @@
+"""The size limits that rules and sub-scores both read, each with where it comes from.
+
+One place for every budget, so a rule that reports a limit and the sub-score that credits
+staying under it can never disagree. Each name is documented in the rule pages that use it.
+"""
+
+from __future__ import annotations
+
+# Agent Skills specification: "keep SKILL.md under 500 lines"; Claude Code's skill guide
+# recommends about 5,000 tokens for the body.
+BODY_LINES = 500
+BODY_TOKENS = 5000
+# Half the budget: a body this small earns the sub-scores' "compact" credit.
+COMPACT_LINES = 250
+COMPACT_TOKENS = 2500
+# PluginEval's BLOATED_SKILL anti-pattern: a body this long is a defect, not just long.
+BLOATED_LINES = 800
+# Specification: `description` 1–1,024 characters, `compatibility` 1–500, `name` 1–64.
+DESCRIPTION_CHARS = 1024
+COMPATIBILITY_CHARS = 500
+NAME_CHARS = 64
+# A description shorter than this says too little to route on.
+DESCRIPTION_MIN_CHARS = 20
+# Claude Code cuts `description` + `when_to_use` at this many characters in its listing.
+LISTING_CHARS = 1536
+# Codex reads the first 8,000 bytes of SKILL.md into its context; the rest is cut.
+CODEX_BYTES = 8000
+# PluginEval's OVER_CONSTRAINED anti-pattern: more MUST/NEVER/ALWAYS directives than this.
+MAX_DIRECTIVES = 15
