@@ -37,6 +37,7 @@ from plugin_eval.report.model import (
 )
 from plugin_eval.rules import ALL_RULES, lookup
 from plugin_eval.targets import Target, TargetError, resolve
+from plugin_eval.vocabulary import Depth
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -51,13 +52,6 @@ app = typer.Typer(
 
 
 MC = "Monte Carlo layer (--depth deep or thorough)"
-
-
-class Depth(StrEnum):
-    quick = "quick"
-    standard = "standard"
-    deep = "deep"
-    thorough = "thorough"
 
 
 class Output(StrEnum):
@@ -123,7 +117,7 @@ def score(
     depth: Annotated[
         Depth,
         typer.Option(help="quick: static layer; deep, thorough: + Monte Carlo (50, 100 runs)."),
-    ] = Depth.quick,
+    ] = Depth.QUICK,
     output: Annotated[Output, typer.Option("--output", "-o", help="Output format.")] = Output.text,
     threshold: Annotated[
         float | None, typer.Option(min=0, max=100, help="Exit 1 when a composite is below this.")
@@ -210,7 +204,7 @@ def score(
 ) -> None:
     """Score skills and list what to fix."""
     try:
-        check_depth(depth.value)
+        check_depth(depth)
     except DepthUnavailable as err:
         raise _usage(str(err)) from None
     if backend is not None and backend not in BACKENDS:
@@ -269,7 +263,7 @@ def score(
     if not targets:
         raise _usage("nothing to score")
     plugins = [t.display for t in targets if t.kind == "plugin"]
-    if plugins and depth is not Depth.quick:
+    if plugins and depth is not Depth.QUICK:
         # Said plainly rather than silently scoring the plugin with its static layer only.
         raise _usage(
             f"{plugins[0]}: plugin folders are scored at --depth quick (static layer); for "
@@ -285,7 +279,7 @@ def score(
     for target in targets:
         try:
             report = _score_target(
-                target, config, depth.value, stamp, _per_target(monte_carlo, target, stderr)
+                target, config, depth, stamp, _per_target(monte_carlo, target, stderr)
             )
         except Exception as exc:  # one broken skill never hides the others
             crashed = True
@@ -328,7 +322,7 @@ def score(
 def _score_target(
     target: Target,
     config: Config,
-    depth: str,
+    depth: Depth,
     stamp: str,
     monte_carlo: MonteCarloSettings | None = None,
 ) -> Report:
@@ -395,8 +389,8 @@ def compare_command(
         except cmp.GitError as err:
             raise _usage(f"--against {against}: {err}") from None
         data = cmp.comparison(
-            _score_target(first, config, "quick", stamp),
-            _score_target(second, config, "quick", stamp),
+            _score_target(first, config, Depth.QUICK, stamp),
+            _score_target(second, config, Depth.QUICK, stamp),
         )
     if output is Output.json:
         sys.stdout.write(json.dumps(data, indent=2) + "\n")

@@ -1,60 +1,54 @@
-"""Score one skill: parse, run rules, apply suppressions, compute sub-scores and composite."""
+"""Score one skill: the static layer, then each layer the depth adds, blended into the composite.
+
+Data flows one way: a layer returns what it measured (a ``LayerOutcome``) and never builds
+a result; the engine alone assembles the composite from the static layer's dimensions and
+every outcome, and its interval from the outcomes' resamples.
+"""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.config import Config
-from plugin_eval.document import SkillDocument, parse_skill
+from plugin_eval.document import SKILL_FILE, SkillDocument, parse_skill
 from plugin_eval.findings import Finding
-from plugin_eval.rules import BY_CODE, SKILL_RULES
+from plugin_eval.results import LayerOutcome, SkillResult
+from plugin_eval.rules import BY_CODE, INTERNAL_ERROR, SKILL_RULES
+from plugin_eval.rules.base import RuleDoc
 from plugin_eval.scoring import composite as comp
-from plugin_eval.scoring.subscores import SubScore, compute
+from plugin_eval.scoring.subscores import compute, static_dimensions, static_layer_score
+from plugin_eval.vocabulary import Depth, Layer
 
 if TYPE_CHECKING:
-    from plugin_eval.montecarlo.results import MonteCarloResult
     from plugin_eval.montecarlo.settings import MonteCarloSettings
+
+log = logging.getLogger("plugin_eval")
 
 # `<!-- plugin-eval: ignore PE201 -->` in the body, `# plugin-eval: ignore PE106` in YAML.
 SUPPRESS = re.compile(r"plugin-eval:\s*ignore\b[\s:]*([A-Za-z0-9_, -]*)")
+
+# The layers this version has; a depth naming another one reports it as not run.
+BUILT_LAYERS = frozenset({Layer.STATIC, Layer.MONTE_CARLO})
+
+R = TypeVar("R", bound=RuleDoc)
 
 
 class DepthUnavailable(Exception):
     """A depth whose layers are not built: said plainly, never silently downgraded."""
 
 
-@dataclass(frozen=True)
-class SkillResult:
-    path: str
-    name: str
-    findings: tuple[Finding, ...]
-    suppressed: int
-    subscores: dict[str, SubScore]
-    anti_patterns: tuple[Finding, ...]
-    static_score: float
-    composite: comp.CompositeResult
-    depth: str
-    # Targets outside the skill folder whose existence a rule checked: a cache must re-check them.
-    outside_checks: tuple[tuple[str, bool], ...] = ()
-    # Layers the depth names that did not run (the judge is not built), and why, in words.
-    layers_not_run: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
-    monte_carlo: MonteCarloResult | None = None
+def missing_layers(depth: Depth) -> tuple[Layer, ...]:
+    return tuple(layer for layer in comp.DEPTHS[depth] if layer not in BUILT_LAYERS)
 
 
-AVAILABLE_LAYERS = frozenset({"static", "monte_carlo"})
-
-
-def missing_layers(depth: str) -> tuple[str, ...]:
-    return tuple(layer for layer in comp.DEPTHS[depth] if layer not in AVAILABLE_LAYERS)
-
-
-def check_depth(depth: str) -> None:
+def check_depth(depth: Depth) -> None:
     """A depth runs when a layer it adds to the static one exists; the rest are reported."""
     missing = missing_layers(depth)
     if missing and all(layer in missing for layer in comp.DEPTHS[depth] if layer != "static"):
@@ -63,6 +57,20 @@ def check_depth(depth: str) -> None:
             "layer(s), which this version does not have yet; use --depth quick, or deep for "
             "the static and Monte Carlo layers"
         )
+
+
+def run_checks(
+    rules: Iterable[R], check: Callable[[R], Iterable[Finding]], path: str
+) -> list[Finding]:
+    """Every rule's findings; a rule that raises costs its own findings and one PE000 finding."""
+    found: list[Finding] = []
+    for rule in rules:
+        try:
+            found.extend(list(check(rule)))
+        except Exception as exc:  # one crashing rule never hides the others' findings
+            log.debug("rule %s raised on %s", rule.code, path, exc_info=True)
+            found.append(INTERNAL_ERROR.crashed(rule.code, path, exc))
+    return found
 
 
 def suppressions(doc: SkillDocument) -> dict[int, frozenset[str] | None]:
@@ -96,44 +104,40 @@ def _suppressed(finding: Finding, table: dict[int, frozenset[str] | None]) -> bo
 def run_rules(
     doc: SkillDocument, facts: Facts, config: Config, relpath: str
 ) -> tuple[list[Finding], int]:
+    """The findings of the enabled rules, less those suppressed, and how many were."""
     table = suppressions(doc)
+    enabled = [rule for rule in SKILL_RULES if config.enabled(rule.code, relpath)]
     kept: list[Finding] = []
     dropped = 0
-    for rule in SKILL_RULES:
-        if not config.enabled(rule.code, relpath):
-            continue
-        for finding in rule.check(doc, facts):
-            if _suppressed(finding, table):
-                dropped += 1
-            else:
-                kept.append(finding)
+    for finding in run_checks(enabled, lambda rule: rule.check(doc, facts), SKILL_FILE):
+        if _suppressed(finding, table):
+            dropped += 1
+        else:
+            kept.append(finding)
     kept.sort(key=Finding.sort_key)
     return kept, dropped
 
 
+def joined(display: str, rel: str) -> str:
+    """A path inside an item, as shown: joined to the item's displayed path."""
+    return f"{display}/{rel}" if display not in ("", ".") else rel
+
+
+def locate(display: str, finding: Finding) -> Finding:
+    """The finding with its path joined to the item's displayed path."""
+    return replace(finding, path=joined(display, finding.path))
+
+
 def score_document(
-    doc: SkillDocument, config: Config, display_path: str, depth: str = "quick"
+    doc: SkillDocument, config: Config, display_path: str, depth: Depth = Depth.QUICK
 ) -> SkillResult:
+    """The static layer of one parsed skill, with the composite it alone gives."""
     facts = Facts(doc)
     findings, dropped = run_rules(doc, facts, config, display_path)
-    located = tuple(
-        Finding(
-            path=f"{display_path}/{f.path}" if display_path not in ("", ".") else f.path,
-            line=f.line,
-            column=f.column,
-            code=f.code,
-            flag=f.flag,
-            severity=f.severity,
-            message=f.message,
-            fix=f.fix,
-        )
-        for f in findings
-    )
+    located = tuple(locate(display_path, f) for f in findings)
     subscores = compute(doc, facts, findings)
     values = {name: s.score for name, s in subscores.items()}
     anti = tuple(f for f in located if BY_CODE[f.code].anti_pattern)
-    dims = comp.dimensions_from_layers({"static": comp.static_dimensions(values)})
-    result = comp.composite(dims, len(anti))
     return SkillResult(
         path=display_path,
         name=doc.name,
@@ -141,8 +145,8 @@ def score_document(
         suppressed=dropped,
         subscores=subscores,
         anti_patterns=anti,
-        static_score=comp.static_layer_score(values, len(anti)),
-        composite=result,
+        static_score=static_layer_score(values, len(anti)),
+        composite=assemble(static_dimensions(values), (), len(anti)),
         depth=depth,
         outside_checks=tuple(
             sorted(
@@ -159,18 +163,52 @@ def score_document(
     )
 
 
+def assemble(
+    static: Mapping[str, float], outcomes: Sequence[LayerOutcome], anti_patterns: float
+) -> comp.CompositeResult:
+    """The composite of the static dimensions and every layer that ran, with its interval.
+
+    The interval is the central 95 % of the composite recomputed on each resample the layers
+    measured (the static layer fixed), widened to hold the estimate.
+    """
+    ran = [o for o in outcomes if o.ran]
+
+    def at(layers: Mapping[Layer, Mapping[str, float]]) -> comp.CompositeResult:
+        return comp.composite(comp.dimensions_from_layers(layers), anti_patterns)
+
+    point = at({Layer.STATIC: static, **{o.layer: o.dimensions for o in ran}})
+    draws = min((len(o.resamples) for o in ran if o.resamples), default=0)
+    if not draws:
+        return point
+    # Resamples often repeat the same dimension scores: compute each composite once.
+    seen: dict[tuple[tuple[str, tuple[tuple[str, float], ...]], ...], float] = {}
+    scores = []
+    for i in range(draws):
+        drawn: dict[Layer, Mapping[str, float]] = {
+            o.layer: o.resamples[i] if o.resamples else o.dimensions for o in ran
+        }
+        key = tuple((str(layer), tuple(sorted(d.items()))) for layer, d in drawn.items())
+        if key not in seen:
+            seen[key] = at({Layer.STATIC: static, **drawn}).score
+        scores.append(seen[key])
+    bounds = comp.central_interval(scores, point.score)
+    if bounds is None:
+        return point
+    return replace(point, ci_lower=round(bounds[0], 2), ci_upper=round(bounds[1], 2))
+
+
 def score_skill(
     folder: Path,
     config: Config,
     display_path: str,
-    depth: str = "quick",
+    depth: Depth = Depth.QUICK,
     monte_carlo: MonteCarloSettings | None = None,
 ) -> SkillResult:
     """Score one skill; deep and thorough add the Monte Carlo layer when given its settings."""
     check_depth(depth)
     doc = parse_skill(folder)
     result = score_document(doc, config, display_path, depth)
-    if "monte_carlo" not in comp.DEPTHS[depth]:
+    if Layer.MONTE_CARLO not in comp.DEPTHS[depth]:
         return result
     missing = missing_layers(depth)
     notes = tuple(
@@ -179,11 +217,34 @@ def score_skill(
         for layer in missing
     )
     if monte_carlo is None:
-        return replace(
-            result,
-            layers_not_run=(*missing, "monte_carlo"),
-            notes=(*notes, "the Monte Carlo layer did not run: no settings were given for it"),
-        )
-    from plugin_eval.montecarlo.layer import run_layer  # scipy and the SDKs load only here
+        outcome = not_run(Layer.MONTE_CARLO, "no settings were given for it")
+    else:
+        from plugin_eval.montecarlo.layer import run_layer  # scipy and the SDKs load only here
 
-    return run_layer(replace(result, layers_not_run=missing, notes=notes), doc, monte_carlo)
+        outcome = run_layer(doc, result.path, monte_carlo)
+    return with_outcomes(result, (outcome,), missing, notes)
+
+
+def not_run(layer: Layer, why: str) -> LayerOutcome:
+    """The outcome of a layer that did not run, and why, in words."""
+    words = "Monte Carlo" if layer is Layer.MONTE_CARLO else str(layer)
+    return LayerOutcome(
+        layer, {}, {}, {}, None, notes=(f"the {words} layer did not run: {why}",), not_run=why
+    )
+
+
+def with_outcomes(
+    result: SkillResult,
+    outcomes: Sequence[LayerOutcome],
+    missing: Sequence[Layer] = (),
+    notes: Sequence[str] = (),
+) -> SkillResult:
+    """The static result with the layers' outcomes blended into its composite."""
+    static = static_dimensions({n: s.score for n, s in result.subscores.items()})
+    return replace(
+        result,
+        composite=assemble(static, outcomes, len(result.anti_patterns)),
+        layers_not_run=(*missing, *(o.layer for o in outcomes if not o.ran)),
+        notes=(*notes, *(n for o in outcomes for n in o.notes)),
+        outcomes=tuple(outcomes),
+    )

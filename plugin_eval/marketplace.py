@@ -27,6 +27,7 @@ from plugin_eval.engine import score_document
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.report.model import Report, build_plugin_report, build_report
 from plugin_eval.report.summary import RowStore
+from plugin_eval.vocabulary import Depth
 
 PLACEHOLDER = "@@plugin-eval:generated-at@@"
 # Findings that stop a harness from loading the item at all.
@@ -87,7 +88,7 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
     try:
         if task.kind == "plugin":
             manifest = json.loads(task.entry) if task.entry else None
-            plugin = score_plugin(Path(task.folder), config, task.rel or ".", "quick", manifest)
+            plugin = score_plugin(Path(task.folder), config, task.rel or ".", Depth.QUICK, manifest)
             report: Report = build_plugin_report(plugin, PLACEHOLDER)
             outside = sorted({c for s in plugin.skills for c in s.outside_checks})
         else:
@@ -97,7 +98,7 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
                 whole = len(doc.raw) < MAX_SKILL_BYTES
                 contents = {SKILL_FILE: doc.raw} if whole else None
                 key = item_key(task.kind, task.rel, folder, task.names, contents)
-            skill = score_document(doc, config, task.rel or ".", "quick")
+            skill = score_document(doc, config, task.rel or ".", Depth.QUICK)
             report = build_report(skill, PLACEHOLDER)
             outside = sorted(set(skill.outside_checks))
     except Exception as exc:  # one broken item never stops the run

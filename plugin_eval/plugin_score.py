@@ -11,54 +11,31 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from plugin_eval.config import Config
-from plugin_eval.engine import SkillResult, check_depth, score_skill
+from plugin_eval.engine import assemble, check_depth, joined, locate, run_checks, score_skill
+from plugin_eval.evidence import Evidence, SubScore, total
 from plugin_eval.findings import Finding
-from plugin_eval.plugin import Part, PluginDocument, parse_plugin
+from plugin_eval.plugin import CLAUDE_MANIFEST, Part, PluginDocument, parse_plugin
+from plugin_eval.results import PartScore, PluginResult, SkillResult
 from plugin_eval.rules import BY_CODE, PLUGIN_RULES
-from plugin_eval.scoring import composite as comp
-from plugin_eval.scoring.subscores import Evidence, SubScore, _deductions, _total
+from plugin_eval.scoring.subscores import (
+    SUBSCORES,
+    deductions,
+    static_dimensions,
+    static_layer_score,
+)
 from plugin_eval.triggering import analyse
-
-
-@dataclass(frozen=True)
-class PartScore:
-    kind: str
-    name: str
-    path: str
-    subscores: dict[str, SubScore]
-
-
-@dataclass(frozen=True)
-class PluginResult:
-    path: str
-    name: str
-    skills: tuple[SkillResult, ...]
-    parts: tuple[PartScore, ...]
-    findings: tuple[Finding, ...]
-    plugin_findings: tuple[Finding, ...]
-    anti_patterns: tuple[Finding, ...]
-    subscores: dict[str, SubScore]
-    anti_patterns_per_skill: float
-    static_score: float
-    composite: comp.CompositeResult
-    depth: str
-
-
-def _join(display: str, rel: str) -> str:
-    return f"{display}/{rel}" if display not in ("", ".") else rel
+from plugin_eval.vocabulary import Depth
 
 
 def plugin_findings(plugin: PluginDocument, config: Config, display: str) -> list[Finding]:
-    found: list[Finding] = []
-    for rule in PLUGIN_RULES:
-        if not config.enabled(rule.code, display):
-            continue
-        found.extend(rule.check(plugin))
+    """The enabled plugin rules' findings; a rule that raises costs its own and one PE000."""
+    enabled = [rule for rule in PLUGIN_RULES if config.enabled(rule.code, display)]
+    where = plugin.manifests[0].path if plugin.manifests else CLAUDE_MANIFEST
+    found = run_checks(enabled, lambda rule: rule.check(plugin), where)
     found.sort(key=Finding.sort_key)
     return found
 
@@ -74,11 +51,11 @@ def _part_scores(plugin: PluginDocument, findings: list[Finding]) -> list[PartSc
             c.stem,
             c.path,
             {
-                "structural_completeness": _total(
+                "structural_completeness": total(
                     "structural_completeness",
                     [
                         Evidence("start", 1.0),
-                        *_deductions("structural_completeness", by_path[c.path]),
+                        *deductions("structural_completeness", by_path[c.path]),
                     ],
                 )
             },
@@ -93,11 +70,11 @@ def _part_scores(plugin: PluginDocument, findings: list[Finding]) -> list[PartSc
                 plugin.name,
                 plugin.manifests[0].path,
                 {
-                    "ecosystem_coherence": _total(
+                    "ecosystem_coherence": total(
                         "ecosystem_coherence",
                         [
                             Evidence("start", 1.0),
-                            *_deductions("ecosystem_coherence", manifest_findings),
+                            *deductions("ecosystem_coherence", manifest_findings),
                         ],
                     )
                 },
@@ -116,12 +93,12 @@ def _agent(agent: Part, findings: list[Finding]) -> PartScore:
         agent.stem,
         agent.path,
         {
-            "frontmatter_quality": _total(
-                "frontmatter_quality", triggering + _deductions("frontmatter_quality", findings)
+            "frontmatter_quality": total(
+                "frontmatter_quality", triggering + deductions("frontmatter_quality", findings)
             ),
-            "orchestration_wiring": _total(
+            "orchestration_wiring": total(
                 "orchestration_wiring",
-                [Evidence("start", 1.0), *_deductions("orchestration_wiring", findings)],
+                [Evidence("start", 1.0), *deductions("orchestration_wiring", findings)],
             ),
         },
     )
@@ -136,8 +113,8 @@ def aggregate(skills: list[SkillResult], parts: list[PartScore]) -> dict[str, Su
     for part in parts:
         for name, sub in part.subscores.items():
             members[name].append((f"{part.kind} {part.name}", sub.score))
-    out = {}
-    for name in comp.STATIC_WEIGHTS:
+    out: dict[str, SubScore] = {}
+    for name in (d.name for d in SUBSCORES):
         rows = sorted(members.get(name, []), key=lambda r: (r[1], r[0]))
         if not rows:
             continue
@@ -154,7 +131,7 @@ def score_plugin(
     folder: Path,
     config: Config,
     display: str,
-    depth: str = "quick",
+    depth: Depth = Depth.QUICK,
     manifest: Mapping[str, Any] | None = None,
 ) -> PluginResult:
     """Score a plugin folder; ``manifest`` stands in for a missing plugin.json (marketplace)."""
@@ -162,27 +139,18 @@ def score_plugin(
     plugin = parse_plugin(folder, manifest)
     own = plugin_findings(plugin, config, display)
     skills = [
-        score_skill(path, config, _join(display, path.relative_to(folder).as_posix()), depth)
+        score_skill(path, config, joined(display, path.relative_to(folder).as_posix()), depth)
         for path in plugin.skills
     ]
     parts = _part_scores(plugin, own)
     subscores = aggregate(skills, parts)
-    located = tuple(
-        Finding(
-            _join(display, f.path), f.line, f.column, f.code, f.flag, f.severity, f.message, f.fix
-        )
-        for f in own
-    )
+    located = tuple(locate(display, f) for f in own)
     all_findings = tuple(
         sorted(located + tuple(f for s in skills for f in s.findings), key=Finding.sort_key)
     )
     anti = tuple(f for f in all_findings if BY_CODE[f.code].anti_pattern)
     per_skill = round(len(anti) / len(skills), 4) if skills else 0.0
     values = {name: s.score for name, s in subscores.items()}
-    dims = comp.dimensions_from_layers({"static": comp.static_dimensions(values)})
-    result = comp.composite(dims, per_skill)
-    weighted = sum(comp.STATIC_WEIGHTS[n] * v for n, v in values.items())
-    total = sum(comp.STATIC_WEIGHTS[n] for n in values) or 1.0
     return PluginResult(
         path=display,
         name=plugin.name,
@@ -193,7 +161,7 @@ def score_plugin(
         anti_patterns=anti,
         subscores=subscores,
         anti_patterns_per_skill=per_skill,
-        static_score=round(weighted / total * comp.penalty(per_skill), 4),
-        composite=result,
+        static_score=static_layer_score(values, per_skill),
+        composite=assemble(static_dimensions(values), (), per_skill),
         depth=depth,
     )

@@ -219,7 +219,7 @@ def test_rules_and_rule_commands() -> None:
     code, out, _ = run("rule", "PE201")
     assert code == 0 and "ORPHAN_REFERENCE" in out and "## Failing example" in out
     assert run("rule", "orphan-reference")[1] == out
-    assert run("rule", "PE000")[0] == 2
+    assert run("rule", "PE999")[0] == 2
 
 
 def test_python_dash_m_works() -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from plugin_eval.scoring.subscores import SubScore
-
 
 @dataclass(frozen=True)
 class Estimate:
@@ -148,10 +146,5 @@ class MonteCarloResult:
     tokens: Tokens | None
     usage: Usage
     prompts: tuple[PromptOutcome, ...]
-    subscores: Mapping[str, SubScore]
-    feeds: Mapping[str, str]
-    score: float | None
-    composite_ci: tuple[float, float] | None
     resamples: int
     seed: int
-    notes: tuple[str, ...]

@@ -8,13 +8,14 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from plugin_eval import __version__
-from plugin_eval.engine import SkillResult
+from plugin_eval.evidence import SubScore as ScoredSub
 from plugin_eval.findings import Finding
-from plugin_eval.plugin_score import PluginResult
 from plugin_eval.report.montecarlo import MonteCarloOut, monte_carlo_out
+from plugin_eval.results import LayerOutcome, PluginResult, SkillResult
 from plugin_eval.rules import BY_CODE
 from plugin_eval.scoring import composite as comp
-from plugin_eval.scoring.subscores import SubScore as ScoredSub
+from plugin_eval.scoring.subscores import FEEDS
+from plugin_eval.vocabulary import Depth
 
 SCHEMA_VERSION = "1"
 
@@ -192,7 +193,7 @@ def _sub_scores(subscores: Mapping[str, ScoredSub]) -> dict[str, SubScore]:
     return {
         name: SubScore(
             score=s.score,
-            feeds=comp.STATIC_FEEDS[name],
+            feeds=FEEDS[name],
             evidence=[
                 Evidence(label=e.label, points=round(e.points, 4), line=e.line) for e in s.evidence
             ],
@@ -209,7 +210,7 @@ def _counts(findings: Iterable[Finding], suppressed: int) -> Counts:
 
 
 def _composite(
-    c: comp.CompositeResult, depth: str, anti_patterns: int, per_skill: float | None = None
+    c: comp.CompositeResult, depth: Depth, anti_patterns: int, per_skill: float | None = None
 ) -> Composite:
     dims, weak, strong = _dimensions(c)
     return Composite(
@@ -246,7 +247,7 @@ def build_report(result: SkillResult, generated_at: str) -> Report:
                 sub_scores=subs,
                 anti_patterns=[finding_out(f) for f in result.anti_patterns],
             ),
-            *_monte_carlo_layer(result),
+            *(layer for o in result.outcomes for layer in _outcome_layer(o)),
         ],
         composite=_composite(c, result.depth, len(result.anti_patterns)),
         findings=[finding_out(f) for f in result.findings],
@@ -254,25 +255,26 @@ def build_report(result: SkillResult, generated_at: str) -> Report:
     )
 
 
-def _monte_carlo_layer(result: SkillResult) -> list[Layer]:
-    mc = result.monte_carlo
-    if mc is None or mc.score is None:
+def _outcome_layer(outcome: LayerOutcome) -> list[Layer]:
+    """A layer that ran and measured something, as the report shows it."""
+    if not outcome.ran or outcome.score is None:
         return []
     subs = {
         name: SubScore(
             score=s.score,
-            feeds=mc.feeds[name],
+            feeds=outcome.feeds[name],
             evidence=[Evidence(label=e.label, points=e.points, line=e.line) for e in s.evidence],
         )
-        for name, s in mc.subscores.items()
+        for name, s in outcome.subscores.items()
     }
+    detail = outcome.monte_carlo
     return [
         Layer(
-            layer="monte_carlo",
-            score=mc.score,
+            layer=outcome.layer,
+            score=outcome.score,
             sub_scores=subs,
             anti_patterns=[],
-            monte_carlo=monte_carlo_out(mc),
+            monte_carlo=monte_carlo_out(detail) if detail is not None else None,
         )
     ]
 

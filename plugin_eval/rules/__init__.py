@@ -8,6 +8,7 @@ type checking rather than at run time.
 from __future__ import annotations
 
 from plugin_eval.rules import (
+    pe000_internal_error,
     pe001_no_frontmatter,
     pe002_unclosed_frontmatter,
     pe003_invalid_yaml,
@@ -111,7 +112,9 @@ PLUGIN_RULES: tuple[PluginRule, ...] = (
     pe702_command_argument_hint.RULE,
     pe703_command_allowed_tools.RULE,
 )
-ALL_RULES: tuple[RuleDoc, ...] = SKILL_RULES + PLUGIN_RULES
+# Reported by plugin-eval itself when a rule raises; it runs on nothing.
+INTERNAL_ERROR = pe000_internal_error.RULE
+ALL_RULES: tuple[RuleDoc, ...] = (INTERNAL_ERROR, *SKILL_RULES, *PLUGIN_RULES)
 BY_CODE: dict[str, RuleDoc] = {rule.code: rule for rule in ALL_RULES}
 BY_FLAG: dict[str, RuleDoc] = {rule.flag: rule for rule in ALL_RULES}
 ANTI_PATTERNS: frozenset[str] = frozenset(r.flag for r in ALL_RULES if r.anti_pattern)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from plugin_eval.vocabulary import Depth, Layer
 
 DIMENSION_WEIGHTS: dict[str, float] = {
     "triggering_accuracy": 0.25,
@@ -32,39 +34,18 @@ LAYER_BLENDS: dict[str, dict[str, float]] = {
     "ecosystem_coherence": {"static": 0.85, "judge": 0.15, "monte_carlo": 0.0},
 }
 
-# Which composite dimension each static sub-score feeds (harness_portability feeds none).
-STATIC_FEEDS: dict[str, str | None] = {
-    "frontmatter_quality": "triggering_accuracy",
-    "orchestration_wiring": "orchestration_fitness",
-    "progressive_disclosure": "progressive_disclosure",
-    "structural_completeness": "structural_completeness",
-    "token_efficiency": "token_efficiency",
-    "ecosystem_coherence": "ecosystem_coherence",
-    "harness_portability": None,
+# The layers each depth runs, in seed 002's order.
+DEPTHS: dict[Depth, tuple[Layer, ...]] = {
+    Depth.QUICK: (Layer.STATIC,),
+    Depth.STANDARD: (Layer.STATIC, Layer.JUDGE),
+    Depth.DEEP: (Layer.STATIC, Layer.JUDGE, Layer.MONTE_CARLO),
+    Depth.THOROUGH: (Layer.STATIC, Layer.JUDGE, Layer.MONTE_CARLO),
 }
-
-# Weights of the sub-scores inside the static layer's own score.
-STATIC_WEIGHTS: dict[str, float] = {
-    "frontmatter_quality": 0.32,
-    "orchestration_wiring": 0.23,
-    "progressive_disclosure": 0.14,
-    "structural_completeness": 0.10,
-    "token_efficiency": 0.09,
-    "ecosystem_coherence": 0.06,
-    "harness_portability": 0.06,
-}
-
-DEPTHS: dict[str, tuple[str, ...]] = {
-    "quick": ("static",),
-    "standard": ("static", "judge"),
-    "deep": ("static", "judge", "monte_carlo"),
-    "thorough": ("static", "judge", "monte_carlo"),
-}
-CONFIDENCE: dict[str, str] = {
-    "quick": "Estimated",
-    "standard": "Assessed",
-    "deep": "Certified",
-    "thorough": "Certified+",
+CONFIDENCE: dict[Depth, str] = {
+    Depth.QUICK: "Estimated",
+    Depth.STANDARD: "Assessed",
+    Depth.DEEP: "Certified",
+    Depth.THOROUGH: "Certified+",
 }
 BADGES: tuple[tuple[float, str], ...] = (
     (90.0, "platinum"),
@@ -141,7 +122,7 @@ class CompositeResult:
     ci_upper: float | None = None
 
 
-def blend(layer_scores: Mapping[str, float], dimension: str) -> float | None:
+def blend(layer_scores: Mapping[Layer, float], dimension: str) -> float | None:
     """Blend the layers that scored a dimension, renormalising their blend weights."""
     weights = LAYER_BLENDS[dimension]
     usable = {layer: s for layer, s in layer_scores.items() if weights.get(layer, 0.0) > 0}
@@ -152,7 +133,7 @@ def blend(layer_scores: Mapping[str, float], dimension: str) -> float | None:
 
 
 def dimensions_from_layers(
-    layers: Mapping[str, Mapping[str, float]],
+    layers: Mapping[Layer, Mapping[str, float]],
 ) -> tuple[DimensionResult, ...]:
     """``layers`` maps a layer name to the dimension scores it produced."""
     out = []
@@ -164,7 +145,7 @@ def dimensions_from_layers(
                 name,
                 weight,
                 None if blended is None else round(blended, 4),
-                dict(sorted(scores.items())),
+                {str(layer): score for layer, score in sorted(scores.items())},
             )
         )
     return tuple(out)
@@ -194,15 +175,17 @@ def composite(
     )
 
 
-def static_dimensions(subscores: Mapping[str, float]) -> dict[str, float]:
-    """The dimension scores the static layer produces from its sub-scores."""
-    return {
-        dim: subscores[name]
-        for name, dim in STATIC_FEEDS.items()
-        if dim is not None and name in subscores
-    }
+LEVEL = 0.95
 
 
-def static_layer_score(subscores: Mapping[str, float], anti_pattern_count: int) -> float:
-    weighted = sum(STATIC_WEIGHTS[name] * subscores[name] for name in STATIC_WEIGHTS)
-    return round(weighted * penalty(anti_pattern_count), 4)
+def central_interval(values: Sequence[float], point: float) -> tuple[float, float] | None:
+    """The central 95 % of resampled values (NaN dropped), widened to hold ``point``."""
+    import numpy as np  # only when a layer measured its uncertainty
+
+    data = np.asarray(values, dtype=float)
+    data = data[np.isfinite(data)]
+    if data.size == 0:
+        return None
+    alpha = (1 - LEVEL) / 2
+    low, high = np.quantile(data, [alpha, 1 - alpha])
+    return min(float(low), point), max(float(high), point)

@@ -4,44 +4,25 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from plugin_eval import budgets
 from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.document import Problem, SkillDocument
+from plugin_eval.evidence import Evidence, SubScore, total
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import BY_CODE
+from plugin_eval.scoring.composite import penalty
+from plugin_eval.vocabulary import DimensionName, SubScoreName
 
 # What one finding of a (non anti-pattern) rule takes off its sub-score.
 DEDUCTION = {Severity.ERROR: 0.20, Severity.WARNING: 0.10, Severity.INFO: 0.03}
 MAX_DEDUCTIONS_PER_RULE = 2
 
-BODY_LINE_BUDGET = 500
-BODY_TOKEN_BUDGET = 5000
-COMPACT_LINES = 250
-COMPACT_TOKENS = 2500
 
-
-@dataclass(frozen=True)
-class Evidence:
-    label: str
-    points: float
-    line: int | None = None
-
-
-@dataclass(frozen=True)
-class SubScore:
-    name: str
-    score: float
-    evidence: tuple[Evidence, ...]
-
-
-def _total(name: str, evidence: list[Evidence]) -> SubScore:
-    raw = sum(e.points for e in evidence)
-    return SubScore(name, round(min(1.0, max(0.0, raw)), 4), tuple(evidence))
-
-
-def _deductions(name: str, findings: Iterable[Finding]) -> list[Evidence]:
+def deductions(name: str, findings: Iterable[Finding]) -> list[Evidence]:
+    """What the findings of the rules that lower sub-score ``name`` take off it."""
     by_code: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:
         rule = BY_CODE.get(f.code)
@@ -64,7 +45,7 @@ def frontmatter_quality(doc: SkillDocument, facts: Facts, findings: list[Finding
     """Triggering quality of the description (rubric bands) less frontmatter defects."""
     line = doc.fields["description"].line if "description" in doc.fields else None
     evidence = [Evidence(c.label, c.points, line) for c in facts.trigger.contributions]
-    return _total("frontmatter_quality", evidence + _deductions("frontmatter_quality", findings))
+    return total("frontmatter_quality", evidence + deductions("frontmatter_quality", findings))
 
 
 # Orchestrator signals, matched on lowercased prose. Each pattern starts with literals (fast
@@ -190,8 +171,8 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     evidence: list[Evidence] = []
     if not prose and not doc.code_blocks:
         evidence.append(Evidence("no instructions in the body: nothing works as a worker", 0.0))
-        return _total(
-            "orchestration_wiring", evidence + _deductions("orchestration_wiring", findings)
+        return total(
+            "orchestration_wiring", evidence + deductions("orchestration_wiring", findings)
         )
     if inputs and outputs and (structured or len(field_lists) >= 2):
         evidence.append(
@@ -257,7 +238,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
             f", +{len(distinct) - 4} more" if len(distinct) > 4 else ""
         )
         evidence.append(Evidence(f"orchestrator signals ({shown})", -round(penalty, 4), first))
-    return _total("orchestration_wiring", evidence + _deductions("orchestration_wiring", findings))
+    return total("orchestration_wiring", evidence + deductions("orchestration_wiring", findings))
 
 
 def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
@@ -268,12 +249,12 @@ def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Find
     if content_lines < 3:
         evidence.append(Evidence(f"body is nearly empty ({content_lines} lines of text)", 0.10))
     else:
-        over = max(lines / BODY_LINE_BUDGET, tokens / BODY_TOKEN_BUDGET)
+        over = max(lines / budgets.BODY_LINES, tokens / budgets.BODY_TOKENS)
         if over <= 1:
             evidence.append(
                 Evidence(
-                    f"body within budget: {lines} lines, ~{tokens} tokens (≤{BODY_LINE_BUDGET} lines, "
-                    f"≤{BODY_TOKEN_BUDGET} tokens)",
+                    f"body within budget: {lines} lines, ~{tokens} tokens (≤{budgets.BODY_LINES} lines, "
+                    f"≤{budgets.BODY_TOKENS} tokens)",
                     0.50,
                 )
             )
@@ -287,12 +268,12 @@ def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Find
             )
 
     if content_lines < 3:
-        return _total(
-            "progressive_disclosure", evidence + _deductions("progressive_disclosure", findings)
+        return total(
+            "progressive_disclosure", evidence + deductions("progressive_disclosure", findings)
         )
     ref_files = list(doc.listing.under("references"))
     linked_refs = [f for f in ref_files if f in facts.mentioned_files]
-    compact = lines <= COMPACT_LINES and tokens <= COMPACT_TOKENS
+    compact = lines <= budgets.COMPACT_LINES and tokens <= budgets.COMPACT_TOKENS
     if ref_files and linked_refs:
         share = len(linked_refs) / len(ref_files)
         evidence.append(
@@ -312,8 +293,8 @@ def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Find
         evidence.append(Evidence("compact skill: nothing needs to move to references/", 0.50))
     else:
         evidence.append(Evidence("long body and no references/ to hold the detail", 0.0))
-    return _total(
-        "progressive_disclosure", evidence + _deductions("progressive_disclosure", findings)
+    return total(
+        "progressive_disclosure", evidence + deductions("progressive_disclosure", findings)
     )
 
 
@@ -377,15 +358,15 @@ def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Fin
                 f"structured content: {doc.tables} table(s), {doc.list_items} list items", 0.10
             )
         )
-    return _total(
-        "structural_completeness", evidence + _deductions("structural_completeness", findings)
+    return total(
+        "structural_completeness", evidence + deductions("structural_completeness", findings)
     )
 
 
 def token_efficiency(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Instructions without shouting or repetition (prose only; code is not counted)."""
     if not doc.tokens:
-        return _total(
+        return total(
             "token_efficiency", [Evidence("no body: no instructions to be efficient", 0.0)]
         )
     evidence = [Evidence("start", 1.0)]
@@ -419,7 +400,7 @@ def token_efficiency(doc: SkillDocument, facts: Facts, findings: list[Finding]) 
     description = " ".join((doc.description or "").split()).lower()
     if len(description) >= 40 and any(description == b for b in blocks):
         evidence.append(Evidence("body repeats the description word for word", -0.05))
-    return _total("token_efficiency", evidence + _deductions("token_efficiency", findings))
+    return total("token_efficiency", evidence + deductions("token_efficiency", findings))
 
 
 SEE_ALSO = re.compile(r"\b(?:see also|related|further reading|next steps|companion)\b", re.I)
@@ -446,24 +427,43 @@ def ecosystem_coherence(doc: SkillDocument, facts: Facts, findings: list[Finding
         evidence.append(
             Evidence("description says when not to use it (boundary with neighbours)", 0.15)
         )
-    return _total("ecosystem_coherence", evidence + _deductions("ecosystem_coherence", findings))
+    return total("ecosystem_coherence", evidence + deductions("ecosystem_coherence", findings))
 
 
 def harness_portability(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Loads the same in Claude Code, Codex and other harnesses."""
     evidence = [Evidence("start", 1.0)]
-    return _total("harness_portability", evidence + _deductions("harness_portability", findings))
+    return total("harness_portability", evidence + deductions("harness_portability", findings))
 
 
-SUBSCORE_FUNCTIONS = (
-    frontmatter_quality,
-    orchestration_wiring,
-    progressive_disclosure,
-    structural_completeness,
-    token_efficiency,
-    ecosystem_coherence,
-    harness_portability,
+Measure = Callable[[SkillDocument, Facts, list[Finding]], SubScore]
+
+
+@dataclass(frozen=True)
+class SubScoreDef:
+    """One static sub-score: how it is measured, the dimension it feeds, its static weight."""
+
+    name: SubScoreName
+    measure: Measure
+    feeds: DimensionName | None
+    weight: float
+
+
+# The seven static sub-scores, in report order. `weight` is the share of each in the static
+# layer's own score; harness portability feeds no composite dimension.
+SUBSCORES: tuple[SubScoreDef, ...] = (
+    SubScoreDef("frontmatter_quality", frontmatter_quality, "triggering_accuracy", 0.32),
+    SubScoreDef("orchestration_wiring", orchestration_wiring, "orchestration_fitness", 0.23),
+    SubScoreDef("progressive_disclosure", progressive_disclosure, "progressive_disclosure", 0.14),
+    SubScoreDef(
+        "structural_completeness", structural_completeness, "structural_completeness", 0.10
+    ),
+    SubScoreDef("token_efficiency", token_efficiency, "token_efficiency", 0.09),
+    SubScoreDef("ecosystem_coherence", ecosystem_coherence, "ecosystem_coherence", 0.06),
+    SubScoreDef("harness_portability", harness_portability, None, 0.06),
 )
+FEEDS: dict[str, DimensionName | None] = {d.name: d.feeds for d in SUBSCORES}
+WEIGHTS: dict[str, float] = {d.name: d.weight for d in SUBSCORES}
 
 
 UNREADABLE = frozenset({Problem.NOT_TEXT, Problem.EMPTY_FILE})
@@ -474,5 +474,20 @@ def compute(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> dict[s
     if unreadable is not None:
         # A harness loads nothing from this file, so no sub-score has anything to credit.
         why = Evidence(f"nothing to score: {unreadable.message}", 0.0, unreadable.line)
-        return {fn.__name__: SubScore(fn.__name__, 0.0, (why,)) for fn in SUBSCORE_FUNCTIONS}
-    return {fn.__name__: fn(doc, facts, findings) for fn in SUBSCORE_FUNCTIONS}
+        return {d.name: SubScore(d.name, 0.0, (why,)) for d in SUBSCORES}
+    return {d.name: d.measure(doc, facts, findings) for d in SUBSCORES}
+
+
+def static_dimensions(subscores: Mapping[str, float]) -> dict[str, float]:
+    """The dimension scores the static layer produces from its sub-scores."""
+    return {
+        d.feeds: subscores[d.name] for d in SUBSCORES if d.feeds is not None and d.name in subscores
+    }
+
+
+def static_layer_score(subscores: Mapping[str, float], anti_pattern_count: float) -> float:
+    """The static layer's own score: its sub-scores weighted (over those present) × penalty."""
+    present = [d for d in SUBSCORES if d.name in subscores]
+    weighted = sum(d.weight * subscores[d.name] for d in present)
+    share = sum(d.weight for d in present) or 1.0
+    return round(weighted / share * penalty(anti_pattern_count), 4)

@@ -1,0 +1,29 @@
+"""A sub-score and the named contributions it is the sum of."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One named contribution to a sub-score, with the SKILL.md line it comes from."""
+
+    label: str
+    points: float
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class SubScore:
+    """A 0–1 score and the evidence that sums to it."""
+
+    name: str
+    score: float
+    evidence: tuple[Evidence, ...]
+
+
+def total(name: str, evidence: list[Evidence]) -> SubScore:
+    """The sub-score that sums ``evidence``, clamped to [0, 1]."""
+    raw = sum(e.points for e in evidence)
+    return SubScore(name, round(min(1.0, max(0.0, raw)), 4), tuple(evidence))

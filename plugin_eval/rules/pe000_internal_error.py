@@ -1,0 +1,71 @@
+"""PE000: a rule crashed on a file; its findings are missing, every other rule's stand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import GOOD_SKILL, Example, RuleDoc
+
+
+@dataclass(frozen=True)
+class InternalRule(RuleDoc):
+    """A code plugin-eval reports about itself: it runs on nothing and lowers no score."""
+
+    def __post_init__(self) -> None:
+        if self.anti_pattern or self.subscore is not None:
+            raise ValueError(f"{self.code}: an internal code counts toward nothing")
+
+    def crashed(self, rule_code: str, path: str, error: BaseException) -> Finding:
+        """The finding that stands in for the findings of a rule that raised."""
+        return Finding(
+            path=path,
+            line=None,
+            column=None,
+            code=self.code,
+            flag=self.flag,
+            severity=self.severity,
+            message=f"rule {rule_code} crashed on this file ({type(error).__name__}: {error}); "
+            "its findings are missing, every other rule's are reported",
+            fix=self.fix,
+        )
+
+    def documentation(self) -> str:
+        return "\n".join(
+            [
+                f"# {self.code} {self.name} ({self.flag})",
+                "",
+                f"Severity: {self.severity.value}. Counts toward no sub-score and no penalty.",
+                "",
+                "## What it checks",
+                "",
+                self.summary,
+                "",
+                "## Why it matters",
+                "",
+                self.why,
+                "",
+                "## Fix",
+                "",
+                self.fix,
+                "",
+            ]
+        )
+
+
+RULE = InternalRule(
+    code="PE000",
+    flag="INTERNAL_ERROR",
+    name="internal-error",
+    severity=Severity.ERROR,
+    summary="A rule raised an exception on a file. The finding names the rule and the error; "
+    "that rule's findings for the file are missing, while every other rule's findings and "
+    "the sub-scores and composite are reported as usual.",
+    why="A crash in one check must not hide a skill's other problems, nor pass silently: the "
+    "skill was not fully checked, so the run fails at the default --fail-on error.",
+    fix="Run again with --debug (or PLUGIN_EVAL_DEBUG=1) for the traceback and report it with "
+    "the file that caused it; meanwhile `--ignore` the crashing rule's code.",
+    bad=Example({"SKILL.md": GOOD_SKILL}),
+    good=Example({"SKILL.md": GOOD_SKILL}),
+    source="plugin-eval",
+)
