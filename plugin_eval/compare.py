@@ -78,64 +78,14 @@ def comparison(a: Report, b: Report) -> dict[str, Any]:
     }
 
 
-def _num(value: float | None) -> str:
+def number_text(value: float | None) -> str:
+    """A score with one decimal, or a dash when it was not measured."""
     return "—" if value is None else f"{value:.1f}"
 
 
-def _delta(value: float | None) -> str:
+def delta_text(value: float | None) -> str:
+    """A signed difference with one decimal, or nothing."""
     return "" if value is None else f"{value:+.1f}"
-
-
-def render_markdown(data: dict[str, Any]) -> str:
-    from plugin_eval.report.markdown import cell
-
-    a, b = data["a"], data["b"]
-    out = [
-        f"## Compare: A `{cell(a['path'])}` vs B `{cell(b['path'])}`",
-        "",
-        "| | A | B | Δ (B − A) | winner |",
-        "|---|---:|---:|---:|---|",
-    ]
-    for r in data["rows"]:
-        out.append(
-            f"| {r['name']} | {_num(r['a'])} | {_num(r['b'])} | {_delta(r['delta'])} | "
-            f"{r['winner']} |"
-        )
-    for key, label in (("only_in_a", "Only in A"), ("only_in_b", "Only in B")):
-        out += ["", f"### {label} ({len(data[key])})", ""]
-        out += [
-            f"- {f['code']} {f['flag']} `{cell(f['path'])}`"
-            f"{':' + str(f['line']) if f['line'] else ''}: {cell(f['message'])}"
-            for f in data[key]
-        ]
-    return "\n".join(out) + "\n"
-
-
-def render_text(data: dict[str, Any]) -> list[str]:
-    """Rich markup lines for the terminal."""
-    from rich.markup import escape
-
-    a, b = data["a"], data["b"]
-    lines = [
-        f"A  {escape(a['path'])}  {a['score']:.1f} {a['badge']} ({a['grade']})",
-        f"B  {escape(b['path'])}  {b['score']:.1f} {b['badge']} ({b['grade']})",
-        "",
-        f"{'':26} {'A':>7} {'B':>7} {'Δ':>7}  winner",
-    ]
-    for r in data["rows"]:
-        colour = {"A": "red", "B": "green"}.get(r["winner"], "dim")
-        lines.append(
-            f"{r['name']:26} {_num(r['a']):>7} {_num(r['b']):>7} {_delta(r['delta']):>7}"
-            f"  [{colour}]{r['winner']}[/]"
-        )
-    for key, label in (("only_in_a", "only in A"), ("only_in_b", "only in B")):
-        lines += ["", f"{label}: {len(data[key])} finding(s)"]
-        lines += [
-            f"  {f['code']} {f['flag']} {escape(f['path'])}"
-            f"{':' + str(f['line']) if f['line'] else ''}: {escape(f['message'])}"
-            for f in data[key]
-        ]
-    return lines
 
 
 def _git(cwd: Path, *args: str) -> bytes:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from plugin_eval.report.model import FindingOut
+from plugin_eval.report.formats import RenderOptions
+from plugin_eval.report.model import Batch, FindingOut
 from plugin_eval.report.scored import Scored, badge_text
 
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
@@ -48,3 +49,8 @@ def render(reports: Sequence[Scored]) -> str:
     lines = [annotation(f) for r in reports for f in r.findings]
     lines += [summary(r) for r in reports]
     return "".join(line + "\n" for line in lines)
+
+
+def render_batch(batch: Batch, options: RenderOptions) -> str:
+    """Every report of the batch."""
+    return render(batch.reports)

@@ -10,7 +10,8 @@ import html
 from collections.abc import Sequence
 
 from plugin_eval import __version__
-from plugin_eval.report.model import Dimension, FindingOut, Report
+from plugin_eval.report.formats import RenderOptions
+from plugin_eval.report.model import Batch, Dimension, FindingOut, Report
 from plugin_eval.report.scored import Scored, badge_text, location
 
 # Even if a text escaped escaping, the page may run no script and load nothing.
@@ -227,3 +228,8 @@ def _evidence(report: Report) -> list[str]:
             out.append("</ul>")
     out.append("</details>")
     return out
+
+
+def render_batch(batch: Batch, options: RenderOptions) -> str:
+    """Every report of the batch."""
+    return render(batch.reports)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from plugin_eval.report.model import Report
+from collections.abc import Sequence
+from typing import Any
+
+from plugin_eval.compare import delta_text, number_text
+from plugin_eval.report.formats import RenderOptions
+from plugin_eval.report.model import Batch, Report
+from plugin_eval.rules import counts_toward
+from plugin_eval.rules.base import RuleDoc
 
 
 def cell(text: str) -> str:
@@ -127,3 +134,42 @@ def monte_carlo(report: Report) -> list[str]:
             expected = "trigger" if p.should_trigger else "not trigger"
             out.append(f"| {cell(p.prompt)} | {expected} | {p.outcome} | {_counts(p.picked)} |")
     return out
+
+
+def render_batch(batch: Batch, options: RenderOptions) -> str:
+    """Each report in turn."""
+    return "\n".join(render(r, options.explain) for r in batch.reports)
+
+
+def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
+    """Two items side by side, with the findings only one of them has."""
+    a, b = data["a"], data["b"]
+    out = [
+        f"## Compare: A `{cell(a['path'])}` vs B `{cell(b['path'])}`",
+        "",
+        "| | A | B | Δ (B − A) | winner |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for r in data["rows"]:
+        out.append(
+            f"| {r['name']} | {number_text(r['a'])} | {number_text(r['b'])} | {delta_text(r['delta'])} | "
+            f"{r['winner']} |"
+        )
+    for key, label in (("only_in_a", "Only in A"), ("only_in_b", "Only in B")):
+        out += ["", f"### {label} ({len(data[key])})", ""]
+        out += [
+            f"- {f['code']} {f['flag']} `{cell(f['path'])}`"
+            f"{':' + str(f['line']) if f['line'] else ''}: {cell(f['message'])}"
+            for f in data[key]
+        ]
+    return "\n".join(out) + "\n"
+
+
+def render_rules(rules: Sequence[RuleDoc], options: RenderOptions) -> str:
+    """The rule table the README shows."""
+    lines = ["| code | flag | severity | counts toward | summary |", "|---|---|---|---|---|"]
+    lines += [
+        f"| {r.code} | {r.flag} | {r.severity.value} | {counts_toward(r)} | {cell(r.summary)} |"
+        for r in rules
+    ]
+    return "\n".join(lines) + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -147,6 +148,26 @@ class BatchReport(_Model):
     version: str = __version__
     generated_at: str
     reports: list[PluginReport | Report]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A path that could not be scored, and why."""
+
+    path: str
+    error: str
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What one run scored: every report, what could not be scored, and notes said once."""
+
+    generated_at: str
+    reports: tuple[Report, ...]
+    failures: tuple[Failure, ...] = ()
+    notes: tuple[str, ...] = ()
+    # One path naming one item: JSON output is that item's report alone, not a batch.
+    single: bool = False
 
 
 def now() -> str:

@@ -12,7 +12,8 @@ from urllib.parse import quote
 
 from plugin_eval import __version__
 from plugin_eval.findings import Severity
-from plugin_eval.report.model import FindingOut
+from plugin_eval.report.formats import RenderOptions
+from plugin_eval.report.model import Batch, FindingOut
 from plugin_eval.report.scored import Scored
 from plugin_eval.rules import ALL_RULES, lookup
 
@@ -171,3 +172,8 @@ def _first_sentence(text: str) -> str:
 
 def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def render_batch(batch: Batch, options: RenderOptions) -> str:
+    """Every report of the batch."""
+    return render(batch.reports)

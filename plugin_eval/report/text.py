@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import io
+from collections.abc import Sequence
+from typing import Any
+
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from plugin_eval.report.model import PluginReport, Report
+from plugin_eval.compare import delta_text, number_text
+from plugin_eval.report.formats import RenderOptions
+from plugin_eval.report.model import Batch, PluginReport, Report
+from plugin_eval.rules import counts_toward
+from plugin_eval.rules.base import RuleDoc
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 BADGE_STYLE = {
@@ -235,3 +243,68 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
 def _clip(text: str, width: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def console_for(options: RenderOptions) -> tuple[Console, io.StringIO]:
+    """A console that writes into a string, at the width and with the colour asked for."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        highlight=False,
+        width=options.width,
+        force_terminal=options.colour,
+        no_color=not options.colour,
+    )
+    return console, buffer
+
+
+def render_batch(batch: Batch, options: RenderOptions) -> str:
+    """Each report in turn, then a table of all of them when there are several."""
+    console, buffer = console_for(options)
+    for report in batch.reports:
+        render(console, report, options.explain)
+    render_summary(console, list(batch.reports))
+    return buffer.getvalue()
+
+
+def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
+    """Two items side by side, with the findings only one of them has."""
+    console, buffer = console_for(options)
+    for line in _comparison_lines(data):
+        console.print(line, soft_wrap=True)
+    return buffer.getvalue()
+
+
+def render_rules(rules: Sequence[RuleDoc], options: RenderOptions) -> str:
+    """One line per rule: code, flag, severity and what it lowers."""
+    console, buffer = console_for(options)
+    for r in rules:
+        console.print(
+            f"{r.code}  {r.flag:<28} {r.severity.value:<8} {counts_toward(r)}", soft_wrap=True
+        )
+    return buffer.getvalue()
+
+
+def _comparison_lines(data: dict[str, Any]) -> list[str]:
+    """Rich markup lines for the terminal."""
+    a, b = data["a"], data["b"]
+    lines = [
+        f"A  {escape(a['path'])}  {a['score']:.1f} {a['badge']} ({a['grade']})",
+        f"B  {escape(b['path'])}  {b['score']:.1f} {b['badge']} ({b['grade']})",
+        "",
+        f"{'':26} {'A':>7} {'B':>7} {'Δ':>7}  winner",
+    ]
+    for r in data["rows"]:
+        colour = {"A": "red", "B": "green"}.get(r["winner"], "dim")
+        lines.append(
+            f"{r['name']:26} {number_text(r['a']):>7} {number_text(r['b']):>7} {delta_text(r['delta']):>7}"
+            f"  [{colour}]{r['winner']}[/]"
+        )
+    for key, label in (("only_in_a", "only in A"), ("only_in_b", "only in B")):
+        lines += ["", f"{label}: {len(data[key])} finding(s)"]
+        lines += [
+            f"  {f['code']} {f['flag']} {escape(f['path'])}"
+            f"{':' + str(f['line']) if f['line'] else ''}: {escape(f['message'])}"
+            for f in data[key]
+        ]
+    return lines

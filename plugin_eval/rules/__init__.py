@@ -128,3 +128,8 @@ def lookup(code_or_name: str) -> RuleDoc | None:
         or BY_FLAG.get(key.upper())
         or next((r for r in ALL_RULES if r.name == key.lower()), None)
     )
+
+
+def counts_toward(rule: RuleDoc) -> str:
+    """What a rule's findings lower: the penalty, one sub-score, or nothing (PE000)."""
+    return "penalty" if rule.anti_pattern else rule.subscore or "nothing"

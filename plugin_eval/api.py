@@ -1,0 +1,298 @@
+"""The run API: everything the command line does, importable.
+
+    from plugin_eval.api import score_paths
+    batch = score_paths(["corpus/csv-cleanup"])
+    print(batch.reports[0].composite.score)
+
+``score_paths`` scores skills and plugins into a ``Batch`` (reports, what could not be
+scored, notes); ``render`` turns a batch into any output format; ``exit_code`` says what a
+script should exit with. ``compare_paths`` and ``report_tree`` do the same for
+``plugin-eval compare`` and ``plugin-eval report``. A ``UsageError`` is a problem with the
+request itself (the command line's exit 2), raised before anything is scored.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from plugin_eval.config import Config, ConfigError, find_config, load_config, matching_codes
+from plugin_eval.engine import DepthUnavailable, check_depth, score_skill
+from plugin_eval.findings import Severity
+from plugin_eval.plugin_score import score_plugin
+from plugin_eval.report.formats import RenderOptions, Subject
+from plugin_eval.report.formats import render as render_format
+from plugin_eval.report.model import (
+    Batch,
+    Failure,
+    Report,
+    build_plugin_report,
+    build_report,
+    now,
+)
+from plugin_eval.targets import Target, TargetError, resolve
+from plugin_eval.vocabulary import Depth, Kind
+
+if TYPE_CHECKING:
+    from plugin_eval.marketplace import RunStats
+    from plugin_eval.montecarlo.settings import MonteCarloSettings
+    from plugin_eval.report.summary import RowStore
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """The request cannot be carried out as asked (exit 2); nothing was scored."""
+
+
+def configure(
+    paths: Sequence[Path | str] = (),
+    config_file: Path | None = None,
+    *,
+    isolated: bool = False,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    threshold: float | None = None,
+    fail_on: str | None = None,
+) -> Config:
+    """The settings in force: the configuration file found from the first path (or given),
+    with the command line's choices on top."""
+    config = Config()
+    if not isolated:
+        source = config_file or (find_config(Path(paths[0])) if paths else None)
+        try:
+            config = load_config(source)
+        except ConfigError as err:
+            raise UsageError(str(err)) from None
+    overrides: dict[str, object] = {}
+    for option, chosen in (("select", list(select)), ("ignore", list(ignore))):
+        unknown = [s for s in chosen if not matching_codes(s)]
+        if unknown:
+            raise UsageError(
+                f"--{option}: '{unknown[0]}' matches no rule (see `plugin-eval rules`)"
+            )
+        if chosen:
+            overrides[option] = chosen if option == "select" else [*config.ignore, *chosen]
+    if threshold is not None:
+        overrides["threshold"] = threshold
+    if fail_on is not None:
+        overrides["fail_on"] = fail_on
+    return config.model_copy(update=overrides)
+
+
+def targets_of(paths: Sequence[Path | str]) -> tuple[list[Target], list[str]]:
+    """The skills and plugins the paths name, and notes on what was skipped."""
+    found: list[Target] = []
+    notes: list[str] = []
+    for path in paths:
+        try:
+            targets, said = resolve(Path(path))
+        except TargetError as exc:
+            raise UsageError(str(exc)) from None
+        found += targets
+        notes += said
+    return found, notes
+
+
+def score_paths(
+    paths: Sequence[Path | str],
+    config: Config | None = None,
+    depth: Depth = Depth.QUICK,
+    monte_carlo: MonteCarloSettings | None = None,
+    *,
+    generated_at: str | None = None,
+) -> Batch:
+    """Score every skill and plugin the paths name; one that crashes is a failure, not an end."""
+    config = config or Config()
+    try:
+        check_depth(depth)
+    except DepthUnavailable as err:
+        raise UsageError(str(err)) from None
+    if monte_carlo is not None:
+        _preflight(monte_carlo)
+    targets, notes = targets_of(paths)
+    if not targets:
+        raise UsageError("nothing to score")
+    plugins = [t.display for t in targets if t.kind == Kind.PLUGIN]
+    if plugins and depth is not Depth.QUICK:
+        # Said plainly rather than silently scoring the plugin with its static layer only.
+        raise UsageError(
+            f"{plugins[0]}: plugin folders are scored at --depth quick (static layer); for "
+            f"--depth {depth}, score its skills: {plugins[0]}/skills/NAME"
+        )
+    save = monte_carlo.save_evals if monte_carlo is not None else None
+    if save is not None and len(targets) > 1 and not save.is_dir():
+        raise UsageError("--save-evals: with several skills, give a folder (one file per skill)")
+    stamp = generated_at or now()
+    reports: list[Report] = []
+    failures: list[Failure] = []
+    said = set(notes)
+    for target in targets:
+        try:
+            report = score_target(target, config, depth, stamp, _per_target(monte_carlo, target))
+        except Exception as exc:  # one broken skill never hides the others
+            failures.append(Failure(target.display, f"{type(exc).__name__}: {exc}"))
+            continue
+        reports.append(report)
+        for note in report.notes:
+            if note not in said:  # the same note for every skill of a batch is said once
+                said.add(note)
+                notes.append(f"{report.path}: {note}")
+    return Batch(stamp, tuple(reports), tuple(failures), tuple(notes), single=len(targets) == 1)
+
+
+def score_target(
+    target: Target,
+    config: Config,
+    depth: Depth = Depth.QUICK,
+    stamp: str | None = None,
+    monte_carlo: MonteCarloSettings | None = None,
+) -> Report:
+    """The report of one skill or plugin."""
+    stamp = stamp or now()
+    if target.kind == Kind.PLUGIN:
+        return build_plugin_report(
+            score_plugin(target.folder, config, target.display, depth), stamp
+        )
+    return build_report(
+        score_skill(target.folder, config, target.display, depth, monte_carlo), stamp
+    )
+
+
+def _preflight(settings: MonteCarloSettings) -> None:
+    """A model backend that cannot start (no SDK, no key) is said before anything runs."""
+    from plugin_eval.montecarlo.backends import BackendUnavailable, preflight
+
+    try:
+        preflight(settings)
+    except BackendUnavailable as err:
+        raise UsageError(str(err)) from None
+
+
+def _per_target(settings: MonteCarloSettings | None, target: Target) -> MonteCarloSettings | None:
+    """The Monte Carlo settings for one target (its own --save-evals file in a folder)."""
+    if settings is None or settings.save_evals is None or not settings.save_evals.is_dir():
+        return settings
+    return replace(settings, save_evals=settings.save_evals / f"{target.folder.name}.yaml")
+
+
+def render(
+    data: object, output: str, subject: Subject = "batch", options: RenderOptions | None = None
+) -> str:
+    """``data`` (a ``Batch``, a comparison, or rules) in output format ``output``."""
+    return render_format(output, subject, data, options or RenderOptions())
+
+
+def exit_code(batch: Batch, config: Config) -> int:
+    """1 when something could not be scored, a composite is under the threshold, or a
+    finding is at ``fail_on`` or worse; 0 otherwise."""
+    reports = batch.reports
+    if batch.failures:
+        return EXIT_FAIL
+    if config.threshold is not None and any(r.composite.score < config.threshold for r in reports):
+        return EXIT_FAIL
+    if config.fail_on != "none":
+        floor = Severity(config.fail_on).rank
+        if any(Severity(f.severity).rank >= floor for r in reports for f in r.findings):
+            return EXIT_FAIL
+    return EXIT_OK
+
+
+def compare_paths(
+    a: Path, b: Path | None = None, against: str | None = None, config: Config | None = None
+) -> dict[str, Any]:
+    """Two items scored at depth quick, side by side; or one item against a git revision."""
+    from plugin_eval import compare as cmp
+
+    if (b is None) == (against is None):
+        raise UsageError("give two paths (A B), or one path and --against REV")
+    config = config or Config()
+    stamp = now()
+    with tempfile.TemporaryDirectory(prefix="plugin-eval-compare-") as tmp:
+        try:
+            if against is not None:
+                copy, shown = cmp.checkout_copy(a, against, Path(tmp))
+                # A is the revision, B the work tree: deltas read as "what the change did".
+                first, second = _one_target(copy, shown), _one_target(a, None)
+            else:
+                assert b is not None
+                first, second = _one_target(a, None), _one_target(b, None)
+        except cmp.GitError as err:
+            raise UsageError(f"--against {against}: {err}") from None
+        return cmp.comparison(
+            score_target(first, config, Depth.QUICK, stamp),
+            score_target(second, config, Depth.QUICK, stamp),
+        )
+
+
+def _one_target(path: Path, display: str | None) -> Target:
+    found, _notes = targets_of([path])
+    target = found[0]
+    return Target(target.folder, display or target.display, target.kind)
+
+
+@dataclass
+class ReportRun:
+    """What `report_tree` did: the rows it wrote (on disk) and its statistics."""
+
+    rows: RowStore
+    stats: RunStats
+    out: Path
+
+
+def report_tree(
+    root: Path,
+    out: Path,
+    config: Config | None = None,
+    *,
+    jobs: int | None = None,
+    cache_dir: Path | None = Path(".plugin-eval-cache"),
+    previous: Path | None = None,
+    sarif: bool = False,
+    html: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> ReportRun:
+    """Score every plugin and loose skill under ``root`` into ``out``: per-item JSON,
+    summary.json and summary.md, badges, and SARIF or HTML when asked."""
+    from plugin_eval.marketplace import default_jobs, run_report
+    from plugin_eval.plugin import is_plugin
+    from plugin_eval.report import summary as summary_report
+
+    if not root.is_dir():
+        raise UsageError(f"{root}: not a folder")
+    if out.resolve() == root.resolve() or (out / "SKILL.md").exists() or is_plugin(out):
+        raise UsageError(f"--out {out}: must be a folder of its own, not ROOT, a skill or a plugin")
+    last = summary_report.load_previous(previous) if previous is not None else None
+    if previous is not None and last is None:
+        raise UsageError(f"--previous {previous}: no readable summary.json there")
+    config = config or Config()
+    stamp = now()
+    collected: list[Report] = []
+    keep = _collector(collected) if (sarif or html) else None
+    rows, stats = run_report(
+        root, out, config, jobs or default_jobs(), cache_dir, stamp, previous, progress, keep
+    )
+    summary_report.write_summary(out, rows, stamp, root.as_posix(), stats.notes, last)
+    batch = Batch(stamp, tuple(collected))
+    for wanted, name, file in ((sarif, "sarif", "summary.sarif"), (html, "html", "report.html")):
+        if wanted:
+            (out / file).write_text(render(batch, name), encoding="utf-8")
+    return ReportRun(rows, stats, out)
+
+
+def _collector(into: list[Report]) -> Callable[[dict[str, Any], str], None]:
+    """Keeps the full report of each item scored, for the outputs that need them all."""
+    import json
+
+    from plugin_eval.report.model import PluginReport
+
+    def keep(row: dict[str, Any], text: str) -> None:
+        if not row["errored"]:
+            data = json.loads(text)
+            model = PluginReport if data.get("kind") == "plugin" else Report
+            into.append(model.model_validate(data))
+
+    return keep

@@ -1,0 +1,181 @@
+"""The run API: what the command line does, in a few lines of Python."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from plugin_eval import api
+from plugin_eval.cli import app
+from plugin_eval.config import Config
+from plugin_eval.report.formats import FORMATS, names, renderer
+from tests.conftest import REPO
+
+runner = CliRunner()
+
+
+def _readme_example() -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"<!-- api-example -->\n```python\n(.*?)```", text, re.S)
+    assert match, "the README's API example is marked with <!-- api-example -->"
+    return match.group(1)
+
+
+def test_the_readme_api_example_runs_and_prints_the_score() -> None:
+    code = _readme_example()
+    assert len([line for line in code.splitlines() if line.strip()]) == 3
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    cli = runner.invoke(app, ["score", "corpus/csv-cleanup", "-o", "json"], catch_exceptions=False)
+    assert float(done.stdout) == json.loads(cli.stdout)["composite"]["score"]
+
+
+def test_score_paths_returns_reports_and_failures_without_stopping(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def explode(*_args: object, **_kwargs: object) -> None:
+        raise OSError("disk on fire")
+
+    real = api.score_target
+
+    def flaky(target: api.Target, *args: object, **kwargs: object) -> api.Report:
+        if target.folder.name == "log-triage":
+            explode()
+        return real(target, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(api, "score_target", flaky)
+    batch = api.score_paths([REPO / "corpus/csv-cleanup", REPO / "corpus/log-triage"])
+    assert [r.name for r in batch.reports] == ["csv-cleanup"]
+    assert [(Path(f.path).name, f.error) for f in batch.failures] == [
+        ("log-triage", "OSError: disk on fire")
+    ]
+    assert api.exit_code(batch, Config(fail_on="none")) == api.EXIT_FAIL
+
+
+def test_usage_problems_are_raised_before_anything_is_scored(tmp_path: Path) -> None:
+    with pytest.raises(api.UsageError, match="no such file"):
+        api.score_paths([tmp_path / "missing"])
+    with pytest.raises(api.UsageError, match="matches no rule"):
+        api.configure(select=["PE9"])
+    with pytest.raises(api.UsageError, match="two paths"):
+        api.compare_paths(tmp_path)
+
+
+def test_exit_code_follows_threshold_and_fail_on() -> None:
+    batch = api.score_paths([REPO / "corpus/broken-dead-links"])
+    assert api.exit_code(batch, Config()) == api.EXIT_FAIL
+    assert api.exit_code(batch, Config(fail_on="none")) == api.EXIT_OK
+    assert api.exit_code(batch, Config(fail_on="none", threshold=99)) == api.EXIT_FAIL
+
+
+def test_every_registered_renderer_exists_with_the_one_signature() -> None:
+    for fmt in FORMATS:
+        for subject in fmt.subjects:
+            function = renderer(fmt.name, subject)
+            assert function.__name__ == f"render_{subject}"
+            assert function.__code__.co_varnames[:2][1] == "options"
+
+
+def test_each_command_offers_exactly_the_formats_it_can_render() -> None:
+    for command, subject in (("score", "batch"), ("compare", "comparison"), ("rules", "rules")):
+        page = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).stdout
+        shown = re.search(r"<([a-z|]+)>", page[page.index("--output ") :])
+        assert shown and tuple(shown.group(1).split("|")) == names(subject), command
+    refused = runner.invoke(app, ["rules", "-o", "sarif"])
+    assert refused.exit_code == 2 and "sarif" in refused.stderr
+    refused = runner.invoke(app, ["compare", "corpus/a", "corpus/b", "-o", "html"])
+    assert refused.exit_code == 2
+
+
+def test_output_files_are_written_from_one_scoring_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    real = api.score_target
+
+    def counted(target: api.Target, *args: object, **kwargs: object) -> api.Report:
+        calls.append(target.display)
+        return real(target, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(api, "score_target", counted)
+    monkeypatch.chdir(REPO)
+    sarif, js, md = tmp_path / "a.sarif", tmp_path / "deep" / "a.json", tmp_path / "s.md"
+    skills = ["corpus/csv-cleanup", "corpus/log-triage"]
+    result = runner.invoke(
+        app,
+        [
+            "score",
+            *skills,
+            "--output",
+            "text",
+            "--output-file",
+            f"sarif={sarif}",
+            "--output-file",
+            f"json={js}",
+            "--output-file",
+            f"markdown={md}",
+            "--fail-on",
+            "none",
+        ],
+    )
+    assert result.exit_code == 0, result.stderr
+    assert calls == skills
+    assert "mean score" in result.stdout
+    assert json.loads(sarif.read_text())["version"] == "2.1.0"
+    assert [r["path"] for r in json.loads(js.read_text())["reports"]] == skills
+    assert md.read_text().startswith("## csv-cleanup")
+    assert not [p for p in tmp_path.rglob(".*.tmp")]
+
+
+def test_output_file_names_a_format_the_command_can_render(tmp_path: Path) -> None:
+    for spec in ("nope=x", "sarif", "json="):
+        result = runner.invoke(
+            app, ["score", str(REPO / "corpus/csv-cleanup"), "--output-file", spec]
+        )
+        assert result.exit_code == 2 and "FORMAT=PATH" in result.stderr, spec
+    result = runner.invoke(app, ["rules", "--output-file", f"sarif={tmp_path / 'r'}"])
+    assert result.exit_code == 2
+
+
+def test_action_scores_once_and_writes_every_output() -> None:
+    text = (REPO / "action.yml").read_text()
+    assert text.count("plugin-eval score") == 1
+    assert "markdown=$GITHUB_STEP_SUMMARY" in text and "sarif=$PE_SARIF" in text
+
+
+def test_the_action_script_runs_locally(tmp_path: Path) -> None:
+    """The action's scoring step, run with bash as GitHub would, writes all three outputs."""
+    import yaml
+
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    (step,) = [s for s in action["runs"]["steps"] if s.get("name") == "Score"]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "plugin-eval"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m plugin_eval "$@"\n')
+    shim.chmod(0o755)
+    summary, sarif = tmp_path / "summary.md", tmp_path / "out.sarif"
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "PE_PATH": "corpus/csv-cleanup corpus/broken-dead-links",
+        "PE_THRESHOLD": "0",
+        "PE_FAIL_ON": "error",
+        "PE_SARIF": str(sarif),
+    }
+    done = subprocess.run(
+        ["bash", "-c", step["run"]], cwd=REPO, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1  # broken-dead-links has errors
+    assert "::error file=corpus/broken-dead-links/SKILL.md" in done.stdout
+    assert summary.read_text().count("## ") >= 2
+    assert json.loads(sarif.read_text())["runs"][0]["results"]
