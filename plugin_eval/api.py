@@ -29,6 +29,7 @@ from plugin_eval.report.model import (
     Batch,
     Failure,
     Report,
+    SummaryRow,
     build_plugin_report,
     build_report,
     now,
@@ -283,14 +284,14 @@ def report_tree(
     return ReportRun(rows, stats, out)
 
 
-def _collector(into: list[Report]) -> Callable[[dict[str, Any], str], None]:
+def _collector(into: list[Report]) -> Callable[[SummaryRow, str], None]:
     """Keeps the full report of each item scored, for the outputs that need them all."""
     import json
 
     from plugin_eval.report.model import PluginReport
 
-    def keep(row: dict[str, Any], text: str) -> None:
-        if not row["errored"]:
+    def keep(row: SummaryRow, text: str) -> None:
+        if not row.errored:
             data = json.loads(text)
             model = PluginReport if data.get("kind") == "plugin" else Report
             into.append(model.model_validate(data))

@@ -19,6 +19,7 @@ from pathlib import Path
 from plugin_eval import __version__
 from plugin_eval.document import SKILL_FILE
 from plugin_eval.plugin import MANIFESTS
+from plugin_eval.report.model import SummaryRow
 
 FORMAT = "3"
 DEFAULT_DIR = Path(".plugin-eval-cache")
@@ -109,7 +110,7 @@ def checksum(payload: str | bytes) -> str:
 @dataclass(frozen=True)
 class Entry:
     payload: bytes  # the item's report JSON, zlib-compressed
-    row: dict[str, object]
+    row: SummaryRow
     stamp: str
 
 
@@ -170,10 +171,10 @@ class Cache:
             self.misses += 1
             return None
         try:
-            row = json.loads(found[2])
+            row = SummaryRow.model_validate_json(found[2])
             outside = json.loads(found[3])
             intact = checksum(found[0]) == found[1]
-        except (TypeError, ValueError):
+        except (TypeError, ValueError):  # pydantic's ValidationError is a ValueError
             intact = False
         if not intact:  # a damaged entry is recomputed, never trusted
             self.misses += 1
@@ -188,7 +189,7 @@ class Cache:
         self,
         key: str,
         payload: bytes,
-        row: dict[str, object],
+        row: SummaryRow,
         outside: list[list[object]],
         stamp: str,
     ) -> None:
@@ -196,7 +197,14 @@ class Cache:
         with contextlib.suppress(sqlite3.DatabaseError):
             self.db.execute(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
-                (key, payload, checksum(payload), json.dumps(row), json.dumps(outside), stamp),
+                (
+                    key,
+                    payload,
+                    checksum(payload),
+                    row.model_dump_json(),
+                    json.dumps(outside),
+                    stamp,
+                ),
             )
 
     def close(self) -> None:

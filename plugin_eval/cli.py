@@ -337,13 +337,20 @@ def show_rule(
 @app.command("schema")
 def schema(
     batch: Annotated[bool, typer.Option(help="The schema of a multi-skill report.")] = False,
+    row: Annotated[
+        bool, typer.Option(help="The schema of one row of a marketplace report's summary.json.")
+    ] = False,
 ) -> None:
     """Print the JSON Schema of the report."""
     import json
 
-    from plugin_eval.report.model import BatchReport, Report
+    from pydantic import BaseModel
 
-    model = BatchReport if batch else Report
+    from plugin_eval.report.model import BatchReport, Report, SummaryRow
+
+    if batch and row:
+        raise _usage("give --batch or --row, not both")
+    model: type[BaseModel] = SummaryRow if row else BatchReport if batch else Report
     sys.stdout.write(json.dumps(model.model_json_schema(), indent=2) + "\n")
 
 

@@ -25,19 +25,26 @@ from plugin_eval.discovery import Item, discover
 from plugin_eval.document import MAX_SKILL_BYTES, SKILL_FILE, parse_skill
 from plugin_eval.engine import score_document
 from plugin_eval.plugin_score import score_plugin
-from plugin_eval.report.model import Report, build_plugin_report, build_report
+from plugin_eval.report.model import (
+    FindingChanges,
+    FindingCounts,
+    Report,
+    SummaryRow,
+    WeakDimension,
+    build_plugin_report,
+    build_report,
+)
 from plugin_eval.report.summary import RowStore
-from plugin_eval.vocabulary import Depth
+from plugin_eval.vocabulary import Depth, Kind
 
 PLACEHOLDER = "@@plugin-eval:generated-at@@"
 # Findings that stop a harness from loading the item at all.
 LOAD_ERRORS = frozenset({"PE001", "PE002", "PE003", "PE004", "PE005", "PE006", "PE501"})
-Row = dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Task:
-    kind: str
+    kind: Kind
     folder: str
     rel: str
     slug: str
@@ -69,7 +76,7 @@ def _init_worker(config_json: str) -> None:
 
 
 # (report JSON zlib-compressed, summary row, outside checks, cache key when asked for)
-Result = tuple[bytes, Row, list[list[Any]], str | None]
+Result = tuple[bytes, SummaryRow, list[list[Any]], str | None]
 
 
 def _pack(text: str) -> bytes:
@@ -82,11 +89,11 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
     config = config or _WORKER_CONFIG or Config()
     folder = Path(task.folder)
     key = None
-    if task.want_key and task.kind == "plugin":
+    if task.want_key and task.kind is Kind.PLUGIN:
         # Taken before scoring, so the key describes the content that was scored.
         key = item_key(task.kind, task.rel, folder, task.names)
     try:
-        if task.kind == "plugin":
+        if task.kind is Kind.PLUGIN:
             manifest = json.loads(task.entry) if task.entry else None
             plugin = score_plugin(Path(task.folder), config, task.rel or ".", Depth.QUICK, manifest)
             report: Report = build_plugin_report(plugin, PLACEHOLDER)
@@ -109,7 +116,7 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
     return packed, summary_row(task, report), [list(c) for c in outside], key
 
 
-def summary_row(task: Task, report: Report) -> Row:
+def summary_row(task: Task, report: Report) -> SummaryRow:
     c = report.composite
     measured = sorted(
         (d for d in c.dimensions if d.score is not None), key=lambda d: (d.score or 0.0, d.name)
@@ -117,61 +124,61 @@ def summary_row(task: Task, report: Report) -> Row:
     flags: dict[str, int] = {}
     for f in report.layers[0].anti_patterns:
         flags[f.flag] = flags.get(f.flag, 0) + 1
-    return {
-        "name": report.name,
-        "kind": task.kind,
-        "path": task.rel,
-        "slug": task.slug,
-        "score": c.score,
-        "badge": c.badge,
-        "grade": c.grade,
-        "confidence": c.confidence_label,
-        "ci_lower": c.ci_lower,
-        "ci_upper": c.ci_upper,
-        "anti_patterns": dict(sorted(flags.items())),
-        "weakest_dimensions": [{"name": d.name, "score": d.score} for d in measured[:3]],
-        "weak_dimensions": c.weak_dimensions,
-        "counts": {
-            "error": report.counts.error,
-            "warning": report.counts.warning,
-            "info": report.counts.info,
-        },
-        "load_errors": sorted({f.code for f in report.findings if f.code in LOAD_ERRORS}),
-        "skills": len(getattr(report, "skills", [])) if task.kind == "plugin" else None,
-        "errored": False,
-        "error": None,
-    }
+    return SummaryRow(
+        name=report.name,
+        kind=task.kind,
+        path=task.rel,
+        slug=task.slug,
+        score=c.score,
+        badge=c.badge,
+        grade=c.grade,
+        confidence=c.confidence_label,
+        ci_lower=c.ci_lower,
+        ci_upper=c.ci_upper,
+        anti_patterns=dict(sorted(flags.items())),
+        weakest_dimensions=[WeakDimension(name=d.name, score=d.score) for d in measured[:3]],
+        weak_dimensions=c.weak_dimensions,
+        counts=FindingCounts(
+            error=report.counts.error, warning=report.counts.warning, info=report.counts.info
+        ),
+        load_errors=sorted({f.code for f in report.findings if f.code in LOAD_ERRORS}),
+        skills=len(getattr(report, "skills", [])) if task.kind is Kind.PLUGIN else None,
+        errored=False,
+        error=None,
+    )
 
 
-def _error_row(task: Task, error: str) -> Row:
-    return {
-        "name": Path(task.folder).name,
-        "kind": task.kind,
-        "path": task.rel,
-        "slug": task.slug,
-        "score": None,
-        "badge": None,
-        "grade": None,
-        "confidence": None,
-        "ci_lower": None,
-        "ci_upper": None,
-        "anti_patterns": {},
-        "weakest_dimensions": [],
-        "weak_dimensions": [],
-        "counts": {"error": 0, "warning": 0, "info": 0},
-        "load_errors": [],
-        "skills": None,
-        "errored": True,
-        "error": error,
-    }
+def _error_row(task: Task, error: str) -> SummaryRow:
+    return SummaryRow(
+        name=Path(task.folder).name,
+        kind=task.kind,
+        path=task.rel,
+        slug=task.slug,
+        score=None,
+        badge=None,
+        grade=None,
+        confidence=None,
+        ci_lower=None,
+        ci_upper=None,
+        anti_patterns={},
+        weakest_dimensions=[],
+        weak_dimensions=[],
+        counts=FindingCounts(error=0, warning=0, info=0),
+        load_errors=[],
+        skills=None,
+        errored=True,
+        error=error,
+    )
 
 
 def _task(item: Item, want_key: bool = False) -> Task:
-    return Task(item.kind, str(item.folder), item.rel, item.slug, item.entry, item.names, want_key)
+    return Task(
+        Kind(item.kind), str(item.folder), item.rel, item.slug, item.entry, item.names, want_key
+    )
 
 
-def _subdir(kind: str) -> str:
-    return "plugins" if kind == "plugin" else "skills"
+def _subdir(kind: Kind) -> str:
+    return "plugins" if kind is Kind.PLUGIN else "skills"
 
 
 INDEX = ".plugin-eval-index.json"
@@ -190,7 +197,7 @@ class Writer:
     previous: Path | None
     rows: RowStore = field(default_factory=RowStore)
     written: dict[str, list[Any]] = field(default_factory=dict)
-    on_item: Callable[[Row, str], None] | None = None
+    on_item: Callable[[SummaryRow, str], None] | None = None
     index: dict[str, list[Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -200,15 +207,15 @@ class Writer:
         except (OSError, ValueError):
             self.index = {}
 
-    def __call__(self, task: Task, payload: bytes, row: Row, stamp: str) -> None:
+    def __call__(self, task: Task, payload: bytes, row: SummaryRow, stamp: str) -> None:
         rel = f"{_subdir(task.kind)}/{task.slug}.json"
         text = zlib.decompress(payload).decode("utf-8", "surrogateescape")
         text = text.replace(PLACEHOLDER, stamp) + "\n"
         self._put(rel, text)
-        if not row["errored"]:
-            self._put(f"badges/{task.slug}.svg", badge_svg(row["score"], row["badge"]))
+        if not row.errored and row.score is not None and row.badge is not None:
+            self._put(f"badges/{task.slug}.svg", badge_svg(row.score, row.badge))
         if self.previous is not None:
-            row = {**row, "changes": _finding_changes(self.previous / rel, text)}
+            row = row.model_copy(update={"changes": _finding_changes(self.previous / rel, text)})
         self.rows.add(row)
         if self.on_item is not None:
             self.on_item(row, text)
@@ -248,14 +255,14 @@ def _finding_keys(report: dict[str, Any]) -> set[str]:
     return {f"{f['code']} {f['path']}: {f['message']}" for f in report.get("findings", [])}
 
 
-def _finding_changes(previous_file: Path, text: str) -> dict[str, Any]:
+def _finding_changes(previous_file: Path, text: str) -> FindingChanges:
     """Findings new and fixed since the previous run (matched by code, file and message)."""
     try:
         before = _finding_keys(json.loads(previous_file.read_text(encoding="utf-8")))
     except (OSError, ValueError):
-        return {"existed": False, "new": [], "fixed": []}
+        return FindingChanges(existed=False, new=[], fixed=[])
     now = _finding_keys(json.loads(text))
-    return {"existed": True, "new": sorted(now - before), "fixed": sorted(before - now)}
+    return FindingChanges(existed=True, new=sorted(now - before), fixed=sorted(before - now))
 
 
 def run_report(
@@ -267,12 +274,12 @@ def run_report(
     stamp: str,
     previous: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
-    on_item: Callable[[Row, str], None] | None = None,
+    on_item: Callable[[SummaryRow, str], None] | None = None,
 ) -> tuple[RowStore, RunStats]:
     """Score every item under ``root`` into ``out``; return the rows (on disk) and statistics."""
     found = discover(root)
     stats = RunStats(items=len(found.items), notes=list(found.notes))
-    stats.plugins = sum(1 for i in found.items if i.kind == "plugin")
+    stats.plugins = sum(1 for i in found.items if i.kind == Kind.PLUGIN)
     stats.skills = stats.items - stats.plugins
     for sub in ("plugins", "skills", "badges"):
         (out / sub).mkdir(parents=True, exist_ok=True)
@@ -291,7 +298,7 @@ def run_report(
         )
         entry = cache.get(key) if cache is not None and key is not None else None
         if entry is not None:
-            writer(task, entry.payload, dict(entry.row), entry.stamp)
+            writer(task, entry.payload, entry.row, entry.stamp)
             done += 1
             if progress:
                 progress(done, stats.items)
@@ -301,14 +308,14 @@ def run_report(
         cache.misses += len(pending)
     # Plugins (many skills each) first, so no worker is left with a big one at the end; the
     # order of work changes nothing in the output.
-    pending.sort(key=lambda p: p[0].kind != "plugin")
+    pending.sort(key=lambda p: p[0].kind is not Kind.PLUGIN)
     for (task, looked_up), (payload, row, outside, taken) in zip(
         pending, _evaluate_all([t for t, _ in pending], config, jobs), strict=True
     ):
         writer(task, payload, row, stamp)
-        stats.errored += bool(row["errored"])
+        stats.errored += row.errored
         key = looked_up or taken
-        if cache is not None and key is not None and not row["errored"]:
+        if cache is not None and key is not None and not row.errored:
             cache.put(key, payload, row, outside, stamp)
         done += 1
         if progress:

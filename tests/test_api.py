@@ -179,3 +179,27 @@ def test_the_action_script_runs_locally(tmp_path: Path) -> None:
     assert "::error file=corpus/broken-dead-links/SKILL.md" in done.stdout
     assert summary.read_text().count("## ") >= 2
     assert json.loads(sarif.read_text())["runs"][0]["results"]
+
+
+def test_one_version_string_and_a_typed_package() -> None:
+    from importlib.metadata import version
+
+    import plugin_eval
+
+    assert version("plugin-eval") == plugin_eval.__version__
+    assert (Path(plugin_eval.__file__).parent / "py.typed").is_file()
+    assert 'dynamic = ["version"]' in (REPO / "pyproject.toml").read_text()
+
+
+def test_schema_row_describes_every_summary_row(tmp_path: Path) -> None:
+    import jsonschema
+
+    schema = json.loads(runner.invoke(app, ["schema", "--row"]).stdout)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["report", str(REPO / "corpus"), "--out", str(out), "--no-cache"])
+    assert result.exit_code in (0, 1)
+    rows = json.loads((out / "summary.json").read_text())["rows"]
+    assert len(rows) > 40
+    for row in rows:
+        jsonschema.validate(row, schema)
+    assert runner.invoke(app, ["schema", "--row", "--batch"]).exit_code == 2

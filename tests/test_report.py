@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from plugin_eval.cli import app
 from plugin_eval.config import Config
 from plugin_eval.discovery import discover
-from plugin_eval.marketplace import run_report
+from plugin_eval.marketplace import RunStats, run_report
+from plugin_eval.report.model import SummaryRow
 from plugin_eval.rules.plugin_base import good_plugin
 from tests.conftest import CORPUS_REAL, REPO, write_files
 
@@ -84,7 +85,9 @@ def test_discovery_finds_plugins_loose_and_nested_skills(market: Path, tmp_path:
     assert "plugin 'remote' has a remote source; not fetched" in notes
 
 
-def _report(root: Path, out: Path, cache: Path | None, jobs: int = 1) -> tuple[list[dict], object]:  # type: ignore[type-arg]
+def _report(
+    root: Path, out: Path, cache: Path | None, jobs: int = 1
+) -> tuple[list[SummaryRow], RunStats]:
     rows, stats = run_report(root, out, Config(), jobs, cache, "2026-01-01T00:00:00Z")
     return list(rows), stats
 
@@ -140,7 +143,7 @@ def test_a_changed_skill_is_the_only_cache_miss(market: Path, tmp_path: Path) ->
     _report(market, tmp_path / "out", tmp_path / "cache")
     (market / "loose" / "beta" / "SKILL.md").write_text(skill("beta"))
     _, stats = _report(market, tmp_path / "out", tmp_path / "cache")
-    assert (stats.cache_hits, stats.cache_misses) == (4, 1)  # type: ignore[attr-defined]
+    assert (stats.cache_hits, stats.cache_misses) == (4, 1)
 
 
 def test_a_cached_dead_link_is_rechecked(tmp_path: Path) -> None:
@@ -150,8 +153,8 @@ def test_a_cached_dead_link_is_rechecked(tmp_path: Path) -> None:
     _report(root, tmp_path / "out", tmp_path / "cache")
     write_files(root, {"b/SKILL.md": skill("b")})
     rows, stats = _report(root, tmp_path / "out", tmp_path / "cache")
-    assert stats.cache_misses == 2  # type: ignore[attr-defined]
-    assert next(r for r in rows if r["path"] == "a")["anti_patterns"] == {}
+    assert stats.cache_misses == 2
+    assert next(r for r in rows if r.path == "a").anti_patterns == {}
 
 
 @pytest.mark.parametrize("damage", ["garbage", "version", "payload"])
@@ -172,7 +175,7 @@ def test_a_damaged_or_foreign_cache_is_rebuilt_never_trusted(
         db.commit()
         db.close()
     again, stats = _report(market, tmp_path / "b", cache)
-    assert stats.cache_hits == 0  # type: ignore[attr-defined]
+    assert stats.cache_hits == 0
     assert again == rows
     assert _tree(tmp_path / "a") == _tree(tmp_path / "b")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +17,7 @@ from plugin_eval.results import LayerOutcome, PluginResult, SkillResult
 from plugin_eval.rules import BY_CODE
 from plugin_eval.scoring import composite as comp
 from plugin_eval.scoring.subscores import FEEDS
-from plugin_eval.vocabulary import Depth
+from plugin_eval.vocabulary import Depth, Kind
 
 SCHEMA_VERSION = "1"
 
@@ -148,6 +149,53 @@ class BatchReport(_Model):
     version: str = __version__
     generated_at: str
     reports: list[PluginReport | Report]
+
+
+class WeakDimension(_Model):
+    name: str
+    score: float | None
+
+
+class FindingCounts(_Model):
+    error: int
+    warning: int
+    info: int
+
+
+class FindingChanges(_Model):
+    existed: bool = Field(description="Whether the previous run had this item.")
+    new: list[str] = Field(description="Findings (code path: message) not in the previous run.")
+    fixed: list[str] = Field(description="Findings of the previous run that are gone.")
+
+
+class SummaryRow(_Model):
+    """One item of a marketplace report, as summary.json lists it."""
+
+    name: str
+    kind: Kind
+    path: str = Field(description="The item's folder, relative to the report's root.")
+    slug: str = Field(description="Its file name under plugins/, skills/ and badges/.")
+    score: float | None = Field(description="The composite; null when the item errored.")
+    badge: str | None
+    grade: str | None
+    confidence: str | None
+    ci_lower: float | None
+    ci_upper: float | None
+    anti_patterns: dict[str, int] = Field(description="Anti-pattern flag → how many.")
+    weakest_dimensions: list[WeakDimension] = Field(description="The three lowest measured.")
+    weak_dimensions: list[str]
+    counts: FindingCounts
+    load_errors: list[str] = Field(description="Codes of findings that stop a harness loading it.")
+    skills: int | None = Field(description="Plugins: how many skills it has.")
+    errored: bool
+    error: str | None
+    changes: FindingChanges | None = Field(
+        default=None, description="With --previous only: findings new and fixed since then."
+    )
+
+    def data(self) -> dict[str, Any]:
+        """The row as summary.json writes it (`changes` only when compared with a previous run)."""
+        return self.model_dump(mode="json", exclude={"changes"} if self.changes is None else None)
 
 
 @dataclass(frozen=True)

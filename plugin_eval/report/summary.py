@@ -17,12 +17,14 @@ from typing import IO, Any
 
 from plugin_eval import __version__
 from plugin_eval.report.markdown import cell
+from plugin_eval.report.model import SummaryRow
+from plugin_eval.vocabulary import Kind
 
 BADGES = ("platinum", "gold", "silver", "bronze", "none")
 ATTENTION_BELOW = 60.0
 MAX_ROWS = 400  # GitHub caps a job summary at 1 MiB; summary.json always has every row
 MAX_LISTED_FINDINGS = 40
-Row = dict[str, Any]
+Row = SummaryRow
 Previous = dict[str, tuple[float | None, str | None]]
 
 
@@ -35,8 +37,8 @@ class RowStore:
         self._index: list[tuple[bool, str, int, int]] = []
 
     def add(self, row: Row) -> None:
-        data = json.dumps(row).encode("utf-8", "surrogateescape")
-        self._index.append((row["kind"] != "plugin", row["path"], self._file.tell(), len(data)))
+        data = row.model_dump_json().encode("utf-8", "surrogateescape")
+        self._index.append((row.kind is not Kind.PLUGIN, row.path, self._file.tell(), len(data)))
         self._file.write(data + b"\n")
 
     def __len__(self) -> int:
@@ -47,7 +49,7 @@ class RowStore:
         self._file.flush()
         for _, _, offset, length in sorted(self._index):
             self._file.seek(offset)
-            yield json.loads(self._file.read(length))
+            yield SummaryRow.model_validate_json(self._file.read(length))
         self._file.seek(0, 2)
 
     def close(self) -> None:
@@ -117,8 +119,8 @@ class Summary:
     badges: dict[str, int] = field(default_factory=lambda: dict.fromkeys(BADGES, 0))
     attention: _Top = field(default_factory=lambda: _Top(MAX_ROWS))
     errors: _Top = field(default_factory=lambda: _Top(MAX_ROWS))
-    ranked: dict[str, _Top] = field(
-        default_factory=lambda: {"plugin": _Top(MAX_ROWS), "skill": _Top(MAX_ROWS)}
+    ranked: dict[Kind, _Top] = field(
+        default_factory=lambda: {Kind.PLUGIN: _Top(MAX_ROWS), Kind.SKILL: _Top(MAX_ROWS)}
     )
     seen: set[str] = field(default_factory=set)
     deltas: list[dict[str, Any]] = field(default_factory=list)
@@ -127,50 +129,51 @@ class Summary:
     listed: list[str] = field(default_factory=list)
 
     def add(self, row: Row) -> None:
-        if row["kind"] == "plugin":
+        if row.kind is Kind.PLUGIN:
             self.plugins += 1
         else:
             self.skills += 1
-        if row["errored"] or row["load_errors"]:
-            self.errors.offer(row["path"], row)
-        if row["errored"]:
+        if row.errored or row.load_errors:
+            self.errors.offer(row.path, row)
+        if row.errored or row.score is None or row.badge is None:
             self.errored += 1
         else:
-            self.total_score += row["score"]
-            self.badges[row["badge"]] += 1
-            if row["score"] < ATTENTION_BELOW or row["anti_patterns"]:
-                self.attention.offer((row["score"], row["path"]), row)
-            self.ranked[row["kind"]].offer((-row["score"], row["path"]), row)
+            self.total_score += row.score
+            self.badges[row.badge] += 1
+            if row.score < ATTENTION_BELOW or row.anti_patterns:
+                self.attention.offer((row.score, row.path), row)
+            self.ranked[row.kind].offer((-row.score, row.path), row)
         if self.previous is not None:
             self._compare(row)
 
     def _compare(self, row: Row) -> None:
         assert self.previous is not None
-        path = row["path"]
+        path = row.path
         self.seen.add(path)
-        changes = row.get("changes", {})
-        self.new_findings += len(changes.get("new", []))
-        self.fixed_findings += len(changes.get("fixed", []))
-        for kind in ("new", "fixed"):
-            for key in changes.get(kind, []):
-                if len(self.listed) < MAX_LISTED_FINDINGS:
-                    self.listed.append(f"{kind}|{path}|{key}")
-        if path not in self.previous or row["errored"]:
+        changes = row.changes
+        if changes is not None:
+            self.new_findings += len(changes.new)
+            self.fixed_findings += len(changes.fixed)
+            for kind, keys in (("new", changes.new), ("fixed", changes.fixed)):
+                for key in keys:
+                    if len(self.listed) < MAX_LISTED_FINDINGS:
+                        self.listed.append(f"{kind}|{path}|{key}")
+        if path not in self.previous or row.errored or row.score is None:
             return
         score, badge = self.previous[path]
         if score is None:
             return
-        delta = round(row["score"] - score, 2)
-        if delta or badge != row["badge"]:
+        delta = round(row.score - score, 2)
+        if delta or badge != row.badge:
             self.deltas.append(
                 {
                     "path": path,
-                    "name": row["name"],
+                    "name": row.name,
                     "before": score,
-                    "after": row["score"],
+                    "after": row.score,
                     "delta": delta,
                     "badge_before": badge,
-                    "badge_after": row["badge"],
+                    "badge_after": row.badge,
                 }
             )
 
@@ -217,7 +220,8 @@ def write_summary(
         first = True
         for row in rows:
             fh.write(
-                ("\n" if first else ",\n") + textwrap.indent(json.dumps(row, indent=2), "    ")
+                ("\n" if first else ",\n")
+                + textwrap.indent(json.dumps(row.data(), indent=2), "    ")
             )
             first = False
         fh.write("]\n}\n" if first else "\n  ]\n}\n")
@@ -226,17 +230,17 @@ def write_summary(
 
 
 def _weakest(row: Row) -> str:
-    return ", ".join(f"{d['name']} {d['score'] * 100:.0f}" for d in row["weakest_dimensions"])
+    return ", ".join(f"{d.name} {(d.score or 0.0) * 100:.0f}" for d in row.weakest_dimensions)
 
 
 def _flags(row: Row) -> str:
-    return ", ".join(f"{k}×{v}" if v > 1 else k for k, v in row["anti_patterns"].items()) or "—"
+    return ", ".join(f"{k}×{v}" if v > 1 else k for k, v in row.anti_patterns.items()) or "—"
 
 
 def _ci(row: Row) -> str:
-    if row.get("ci_lower") is None or row.get("ci_upper") is None:
+    if row.ci_lower is None or row.ci_upper is None:
         return "—"
-    return f"[{row['ci_lower']:.1f}, {row['ci_upper']:.1f}]"
+    return f"[{row.ci_lower:.1f}, {row.ci_upper:.1f}]"
 
 
 def summary_md(data: dict[str, Any], summary: Summary) -> str:
@@ -272,7 +276,7 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
             "|---|---|---:|---|---|",
         ]
         out += [
-            f"| {cell(r['name'])} (`{cell(r['path'])}`) | {r['kind']} | {r['score']:.1f} | "
+            f"| {cell(r.name)} (`{cell(r.path)}`) | {r.kind} | {r.score or 0.0:.1f} | "
             f"{_weakest(r)} | {_flags(r)} |"
             for r in attention.rows()
         ]
@@ -288,12 +292,11 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
     if errors.total:
         out += ["| item | problem |", "|---|---|"]
         out += [
-            f"| `{cell(r['path'])}` | "
-            f"{cell(r['error'] or 'load errors: ' + ', '.join(r['load_errors']))} |"
+            f"| `{cell(r.path)}` | {cell(r.error or 'load errors: ' + ', '.join(r.load_errors))} |"
             for r in errors.rows()
         ]
         out += _more(errors.total)
-    for kind, title in (("plugin", "Plugins"), ("skill", "Loose skills")):
+    for kind, title in ((Kind.PLUGIN, "Plugins"), (Kind.SKILL, "Loose skills")):
         ranked = summary.ranked[kind]
         out += ["", f"## {title} ranked ({ranked.total})", ""]
         if not ranked.total:
@@ -303,7 +306,7 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
             "|---:|---|---:|---|---|---|---|---|",
         ]
         out += [
-            f"| {i} | {cell(r['name'])} | {r['score']:.1f} | {r['badge']} | {r['grade']} | "
+            f"| {i} | {cell(r.name)} | {r.score or 0.0:.1f} | {r.badge} | {r.grade} | "
             f"{_ci(r)} | {_weakest(r)} | {_flags(r)} |"
             for i, r in enumerate(ranked.rows(), 1)
         ]
