@@ -50,7 +50,6 @@ class RuleDoc:
 
     def finding(
         self,
-        doc: object,
         message: str,
         line: int | None = None,
         column: int | None = None,

@@ -17,9 +17,9 @@ COLLAPSED_FIX = (
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for problem in doc.problems:
         if problem.kind is Problem.NO_FRONTMATTER:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column)
+            yield RULE.finding(problem.message, problem.line, problem.column)
         elif problem.kind is Problem.COLLAPSED_FRONTMATTER:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column, COLLAPSED_FIX)
+            yield RULE.finding(problem.message, problem.line, problem.column, COLLAPSED_FIX)
 
 
 RULE = Rule(

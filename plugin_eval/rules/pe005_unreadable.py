@@ -20,7 +20,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for problem in doc.problems:
         fix = _FIXES.get(problem.kind)
         if fix is not None:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column, fix)
+            yield RULE.finding(problem.message, problem.line, problem.column, fix)
 
 
 RULE = Rule(

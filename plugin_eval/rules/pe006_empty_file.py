@@ -13,7 +13,7 @@ from plugin_eval.rules.base import Example, Rule
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for problem in doc.problems:
         if problem.kind is Problem.EMPTY_FILE:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column)
+            yield RULE.finding(problem.message, problem.line, problem.column)
 
 
 RULE = Rule(

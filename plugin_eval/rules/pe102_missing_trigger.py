@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import DESCRIPTION_MIN_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
@@ -13,13 +14,16 @@ from plugin_eval.triggering import display_width
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     description = doc.description
-    if facts.exempt or description is None or display_width(description.strip()) < 20:
+    if (
+        facts.exempt
+        or description is None
+        or display_width(description.strip()) < DESCRIPTION_MIN_CHARS
+    ):
         return  # exempt skills do not trigger from text; PE101 covers a missing description
     if facts.trigger.has_trigger:
         return
     line, column = field_location(doc, "description")
     yield RULE.finding(
-        doc,
         "description never says when to use the skill (no 'Use when …', 'Use for …', "
         "'Triggers on …' or when_to_use)",
         line,

@@ -17,7 +17,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if value is None or (isinstance(value, str) and not value.strip()):
         line, column = field_location(doc, "name")
         yield RULE.finding(
-            doc,
             "frontmatter has no 'name'",
             line,
             column,

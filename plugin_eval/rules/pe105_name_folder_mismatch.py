@@ -19,7 +19,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if unicodedata.normalize("NFKC", name) != unicodedata.normalize("NFKC", folder):
         line, column = field_location(doc, "name")
         yield RULE.finding(
-            doc,
             f"name '{name}' differs from the folder name '{folder}'",
             line,
             column,

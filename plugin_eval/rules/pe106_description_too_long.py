@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import DESCRIPTION_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
-
-MAX_DESCRIPTION = 1024
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -18,11 +17,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         return
     # Codex counts Unicode characters after collapsing white space.
     length = len(" ".join(value.split()))
-    if length > MAX_DESCRIPTION:
+    if length > DESCRIPTION_CHARS:
         line, column = field_location(doc, "description")
         yield RULE.finding(
-            doc,
-            f"description is {length} characters (max {MAX_DESCRIPTION}); the validator rejects "
+            f"description is {length} characters (max {DESCRIPTION_CHARS}); the validator rejects "
             "it and Codex skips the skill",
             line,
             column,

@@ -16,7 +16,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         return
     line, column = field_location(doc, "description")
     yield RULE.finding(
-        doc,
         "description contains '<' or '>' (looks like an XML tag to the harness)",
         line,
         column,

@@ -43,7 +43,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         near = near or [k for k in sorted(KNOWN_FIELDS) if _close(key, k)]
         hint = f" (did you mean '{near[0]}'?)" if near else ""
         yield RULE.finding(
-            doc,
             f"unknown frontmatter field '{key}'{hint}",
             info.line,
             info.column,

@@ -63,7 +63,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         expected = expected_type(key, value)
         if expected is not None:
             yield RULE.finding(
-                doc,
                 f"'{key}' should be {expected}"
                 + (
                     ""

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import COMPATIBILITY_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
-
-MAX_COMPATIBILITY = 500
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -17,10 +16,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if not isinstance(value, str):
         return
     length = len(value.strip())
-    if length == 0 or length > MAX_COMPATIBILITY:
+    if length == 0 or length > COMPATIBILITY_CHARS:
         line, column = field_location(doc, "compatibility")
-        what = "empty" if length == 0 else f"{length} characters (max {MAX_COMPATIBILITY})"
-        yield RULE.finding(doc, f"compatibility is {what}", line, column)
+        what = "empty" if length == 0 else f"{length} characters (max {COMPATIBILITY_CHARS})"
+        yield RULE.finding(f"compatibility is {what}", line, column)
 
 
 RULE = Rule(

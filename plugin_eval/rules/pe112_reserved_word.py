@@ -18,7 +18,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if isinstance(name, str) and (match := RESERVED.search(name)):
         line, column = field_location(doc, "name")
         yield RULE.finding(
-            doc,
             f"name '{name}' contains the reserved word '{match.group(0).lower()}'",
             line,
             column,

@@ -22,7 +22,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if match:
         line, column = field_location(doc, "description")
         yield RULE.finding(
-            doc,
             f"description speaks in the first or second person ('{match.group(0).strip()}')",
             line,
             column,

@@ -22,7 +22,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             continue
         what = {"image": "image", "prose": "path"}.get(ref.kind, "link")
         yield RULE.finding(
-            doc,
             f"{what} '{ref.target}' points at a file that does not exist in the skill folder",
             ref.line,
             ref.column,

@@ -20,7 +20,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for ref in facts.references:
         if ref.status is RefStatus.OUTSIDE_MISSING:
             yield RULE.finding(
-                doc,
                 f"link '{ref.target}' leaves the skill folder and its target does not exist",
                 ref.line,
                 ref.column,

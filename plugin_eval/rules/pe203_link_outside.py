@@ -15,7 +15,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for ref in facts.references:
         if ref.status is RefStatus.OUTSIDE:
             yield RULE.finding(
-                doc,
                 f"link '{ref.target}' leaves the skill folder; it breaks when the skill is "
                 "installed on its own (not followed)",
                 ref.line,
@@ -23,7 +22,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             )
         elif ref.status is RefStatus.SYMLINK:
             yield RULE.finding(
-                doc,
                 f"link '{ref.target}' goes through a symlink; symlinks are not followed",
                 ref.line,
                 ref.column,

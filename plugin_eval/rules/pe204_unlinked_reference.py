@@ -19,7 +19,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         if not path.lower().endswith(TEXT_SUFFIXES) or path in mentioned:
             continue
         yield RULE.finding(
-            doc,
             f"'{path}' is never linked from SKILL.md, so the model never learns it exists",
             None,
             None,

@@ -15,7 +15,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for ref in facts.references:
         if ref.status is RefStatus.OK and ref.path.count("/") >= 2:
             yield RULE.finding(
-                doc,
                 f"'{ref.path}' is {ref.path.count('/')} folders deep; keep references one level "
                 "below SKILL.md",
                 ref.line,

@@ -5,18 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import BLOATED_LINES
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
 
-MAX_LINES = 800
-
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    if len(doc.lines) > MAX_LINES and not doc.listing.has_dir("references"):
+    if len(doc.lines) > BLOATED_LINES and not doc.listing.has_dir("references"):
         yield RULE.finding(
-            doc,
-            f"SKILL.md is {len(doc.lines)} lines (over {MAX_LINES}) and the skill has no "
+            f"SKILL.md is {len(doc.lines)} lines (over {BLOATED_LINES}) and the skill has no "
             "references/ folder",
             None,
             None,

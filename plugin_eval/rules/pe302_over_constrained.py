@@ -6,11 +6,10 @@ from collections import Counter
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import MAX_DIRECTIVES
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
-
-MAX_DIRECTIVES = 15
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -19,7 +18,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         counts = Counter(word for _, word in found)
         detail = ", ".join(f"{word} ×{n}" for word, n in sorted(counts.items()))
         yield RULE.finding(
-            doc,
             f"{len(found)} absolute directives in the prose ({detail}); more than "
             f"{MAX_DIRECTIVES} over-constrains the model",
             found[MAX_DIRECTIVES][0],

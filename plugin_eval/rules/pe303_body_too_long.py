@@ -5,23 +5,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import BODY_LINES, BODY_TOKENS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
-
-MAX_BODY_LINES = 500
-MAX_BODY_TOKENS = 5000
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     lines, tokens = doc.body_lines, facts.body_tokens
     over = []
-    if lines > MAX_BODY_LINES:
-        over.append(f"{lines} lines (guide: under {MAX_BODY_LINES})")
-    if tokens > MAX_BODY_TOKENS:
-        over.append(f"about {tokens} tokens (guide: under {MAX_BODY_TOKENS})")
+    if lines > BODY_LINES:
+        over.append(f"{lines} lines (guide: under {BODY_LINES})")
+    if tokens > BODY_TOKENS:
+        over.append(f"about {tokens} tokens (guide: under {BODY_TOKENS})")
     if over:
-        yield RULE.finding(doc, "body is " + " and ".join(over), doc.body_start, None)
+        yield RULE.finding("body is " + " and ".join(over), doc.body_start, None)
 
 
 RULE = Rule(

@@ -14,7 +14,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for block in doc.code_blocks:
         if block.fenced and not block.closed:
             yield RULE.finding(
-                doc,
                 "code fence opened here is never closed: the rest of the file renders as code",
                 block.line,
                 1,

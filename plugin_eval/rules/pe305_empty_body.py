@@ -14,7 +14,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if not doc.frontmatter_ok:
         return
     if not doc.tokens:
-        yield RULE.finding(doc, "SKILL.md has frontmatter but no body", len(doc.lines) or 1, None)
+        yield RULE.finding("SKILL.md has frontmatter but no body", len(doc.lines) or 1, None)
 
 
 RULE = Rule(

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import CODEX_BYTES
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
-
-CODEX_BYTES = 8000
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -18,7 +17,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         return
     cut = doc.raw[:CODEX_BYTES].count(b"\n") + 1
     yield RULE.finding(
-        doc,
         f"SKILL.md is {size:,} bytes; Codex cuts plugin skills at {CODEX_BYTES:,} bytes "
         f"(around line {cut}) and there is no references/ folder",
         cut,

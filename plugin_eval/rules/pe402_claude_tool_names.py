@@ -44,7 +44,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             source = doc.line_text(span.line)
             column = source.find(f"`{name}`") + 1 or None
             yield RULE.finding(
-                doc,
                 f"`{name}` is a Claude Code tool name; other harnesses call it differently",
                 span.line,
                 column,

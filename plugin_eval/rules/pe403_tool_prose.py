@@ -23,9 +23,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for match in TOOL_PROSE.finditer(text):
         line = facts.prose_line(match.start())
         column = doc.line_text(line).find(match.group(0)) + 1 or None
-        yield RULE.finding(
-            doc, f"'{match.group(0)}' assumes Claude Code's tool names", line, column
-        )
+        yield RULE.finding(f"'{match.group(0)}' assumes Claude Code's tool names", line, column)
 
 
 RULE = Rule(

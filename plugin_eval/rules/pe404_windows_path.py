@@ -16,7 +16,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for ref in facts.references:
         if "\\" in unquote(ref.target):
             yield RULE.finding(
-                doc,
                 f"'{unquote(ref.target)}' uses backslashes",
                 ref.line,
                 ref.column,

@@ -14,7 +14,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
     for manifest in plugin.manifests:
         if manifest.error:
             yield RULE.finding(
-                plugin,
                 f"{manifest.path} is {manifest.error}",
                 manifest.error_line,
                 manifest.error_column,

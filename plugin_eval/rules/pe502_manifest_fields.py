@@ -22,7 +22,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             if not isinstance(value, str) or not value.strip():
                 need = "required" if key in REQUIRED else "expected"
                 yield RULE.finding(
-                    plugin,
                     f"{manifest.path} has no '{key}' ({need})",
                     manifest.line_of(key) or 1,
                     None,

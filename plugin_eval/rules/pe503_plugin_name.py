@@ -15,7 +15,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         name = manifest.data.get("name") if manifest.data else None
         if isinstance(name, str) and name and not KEBAB.match(name):
             yield RULE.finding(
-                plugin,
                 f"plugin name '{name}' is not kebab-case (lowercase letters, digits, hyphens)",
                 manifest.line_of("name"),
                 None,

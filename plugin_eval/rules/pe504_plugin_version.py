@@ -15,7 +15,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         version = manifest.data.get("version") if manifest.data else None
         if version is not None and not (isinstance(version, str) and SEMVER.match(version)):
             yield RULE.finding(
-                plugin,
                 f"version {json_repr(version)} is not a semantic version (MAJOR.MINOR.PATCH)",
                 manifest.line_of("version"),
                 None,

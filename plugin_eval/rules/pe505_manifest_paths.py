@@ -39,7 +39,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 else:
                     problem = "does not exist"
                 yield RULE.finding(
-                    plugin,
                     f"'{key}' path '{raw}' {problem}",
                     manifest.line_of(key),
                     None,

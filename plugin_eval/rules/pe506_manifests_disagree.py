@@ -20,7 +20,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         a, b = first.data.get(key), second.data.get(key)
         if a is not None and b is not None and a != b:
             yield RULE.finding(
-                plugin,
                 f"'{key}' is '{a}' in {first.path} but '{b}' in {second.path}",
                 second.line_of(key),
                 None,

@@ -18,11 +18,10 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         description = agent.meta.get("description")
         if not isinstance(description, str) or not description.strip():
             yield RULE.finding(
-                plugin, "agent has no description", agent.line_of("description"), 1, path=agent.path
+                "agent has no description", agent.line_of("description"), 1, path=agent.path
             )
         elif not find_trigger(description) and not PROACTIVE.search(description):
             yield RULE.finding(
-                plugin,
                 "agent description never says when to use it (no 'Use PROACTIVELY when …' or "
                 "'Use when …')",
                 agent.line_of("description"),

@@ -17,7 +17,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         tools = agent.meta.get("tools")
         if tools is None:
             yield RULE.finding(
-                plugin,
                 "agent has no 'tools' list, so it inherits every tool of the session",
                 1,
                 1,
@@ -28,7 +27,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
         ):
             yield RULE.finding(
-                plugin,
                 "'tools' should be a comma-separated string or a list of tool names",
                 agent.line_of("tools"),
                 1,

@@ -21,7 +21,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         model = agent.meta.get("model")
         if model is None:
             yield RULE.finding(
-                plugin,
                 "agent sets no 'model'",
                 1,
                 1,
@@ -30,7 +29,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             )
         elif isinstance(model, str) and model.strip().lower() in BARE_ALIASES:
             yield RULE.finding(
-                plugin,
                 f"model '{model}' is a bare alias: it changes meaning over time and other "
                 "harnesses do not know it",
                 agent.line_of("model"),

@@ -30,7 +30,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         name = agent.meta.get("name")
         if isinstance(name, str) and name.strip().lower() in BUILT_IN:
             yield RULE.finding(
-                plugin,
                 f"agent name '{name}' collides with a built-in role",
                 agent.line_of("name"),
                 1,

@@ -21,7 +21,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         if match:
             line = command.file.body_start + command.body.count("\n", 0, match.start())
             yield RULE.finding(
-                plugin,
                 f"command /{command.stem} uses {match.group(0)} but has no 'argument-hint'",
                 line,
                 None,

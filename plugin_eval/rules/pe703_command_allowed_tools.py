@@ -22,7 +22,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
         ):
             yield RULE.finding(
-                plugin,
                 "'allowed-tools' should be a string or a list of strings",
                 command.line_of("allowed-tools"),
                 1,
@@ -33,7 +32,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         if match and tools is None:
             line = command.file.body_start + command.body.count("\n", 0, match.start())
             yield RULE.finding(
-                plugin,
                 f"command /{command.stem} runs {match.group(0)} but declares no 'allowed-tools'",
                 line,
                 None,
