@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 
 COLLAPSED_FIX = (
     "Put '---' alone on line 1, then one 'key: value' per line, then '---' alone on its line."
@@ -33,7 +34,10 @@ RULE = Rule(
     why="Without frontmatter a harness finds no name and no description: the skill is skipped "
     "and never offered to the model.",
     fix="Add a frontmatter block: '---', 'name: <folder-name>', 'description: <what and when>', '---'.",
-    bad=Example({"SKILL.md": "# Example skill\n\nDoes things.\n"}),
+    bad=Example(
+        {"SKILL.md": "# Example skill\n\nDoes things.\n"},
+        expect=(Expect("PE001", "SKILL.md", 1, 1),),
+    ),
     good=Example(
         {
             "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports. Use when "
@@ -41,5 +45,9 @@ RULE = Rule(
         }
     ),
     source="Agent Skills specification; skills-ref validator",
+    limits="It checks how the file starts, not what the fields say: a file that opens with `---` "
+    "but holds no useful field passes here and is left to PE101 and PE103. Collapsed frontmatter "
+    "is recognised only when the first line holds `---` followed by `key: value` text.",
+    links=(sources.SPEC, sources.SKILLS_REF),
     check=check,
 )

@@ -8,7 +8,8 @@ from plugin_eval.analysis import Facts
 from plugin_eval.budgets import DESCRIPTION_MIN_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 from plugin_eval.triggering import display_width
 
 
@@ -51,8 +52,21 @@ RULE = Rule(
     "a skill whose description is missing; a few words give no routing signal.",
     fix="Write one sentence on what the skill does, then 'Use when …' with the situations it is "
     "for.",
-    bad=Example({"SKILL.md": "---\nname: example-skill\ndescription: CSV stuff\n---\n\n# Body\n"}),
+    bad=Example(
+        {"SKILL.md": "---\nname: example-skill\ndescription: CSV stuff\n---\n\n# Body\n"},
+        expect=(Expect("PE101", "SKILL.md", 3, 1),),
+    ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="PluginEval anti-patterns; Agent Skills specification",
+    limits="Length is the only measure: a description long enough but vague ('Helps with CSV "
+    "files and things') passes. Wide (CJK) characters count twice, an approximation of how much "
+    "they say.",
+    settings=(
+        Setting(
+            "DESCRIPTION_MIN_CHARS",
+            "a shorter description (wide characters counting twice) is reported",
+        ),
+    ),
+    links=(sources.SPEC, sources.BEST_PRACTICES),
     check=check,
 )

@@ -8,7 +8,8 @@ from plugin_eval.analysis import Facts
 from plugin_eval.budgets import DESCRIPTION_MIN_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 from plugin_eval.triggering import display_width
 
 
@@ -48,9 +49,18 @@ RULE = Rule(
         {
             "SKILL.md": "---\nname: example-skill\ndescription: A toolkit for CSV reports, "
             "column names and merges.\n---\n\n# Body\n"
-        }
+        },
+        expect=(Expect("PE102", "SKILL.md", 3, 1),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="PluginEval anti-patterns; Claude Code skill docs",
+    limits="Trigger phrases are matched by pattern, in English and a few other languages: a "
+    "description that names its situations without a recognised phrase is reported, and one using "
+    "a phrase in another sense passes. Whether the situations named are the right ones is not "
+    "judged.",
+    settings=(
+        Setting("DESCRIPTION_MIN_CHARS", "a description shorter than this is left to PE101"),
+    ),
+    links=(sources.CLAUDE_SKILLS, sources.BEST_PRACTICES),
     check=check,
 )

@@ -8,7 +8,8 @@ from plugin_eval.analysis import Facts
 from plugin_eval.budgets import NAME_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 
 
 def name_problems(name: str) -> list[str]:
@@ -64,8 +65,13 @@ RULE = Rule(
             "exporting tables, cleaning column names, or merging CSV files.\n---\n\n# Body\n"
         },
         folder="Example_Skill",
+        expect=(Expect("PE104", "SKILL.md", 2, 1),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Agent Skills specification; skills-ref validator",
+    limits="It checks the characters and the length the specification allows, not whether the name "
+    "says what the skill does.",
+    settings=(Setting("NAME_CHARS", "the longest name allowed, in characters"),),
+    links=(sources.SPEC, sources.SKILLS_REF),
     check=check,
 )

@@ -8,7 +8,8 @@ from plugin_eval.analysis import Facts
 from plugin_eval.budgets import COMPATIBILITY_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -33,11 +34,17 @@ RULE = Rule(
     "longer or empty values.",
     fix="State the environment needs in one or two sentences (e.g. 'Needs Python 3.11 and git').",
     bad=Example(
-        {"SKILL.md": GOOD_SKILL.replace("---\n\n", 'compatibility: "' + "x" * 501 + '"\n---\n\n')}
+        {"SKILL.md": GOOD_SKILL.replace("---\n\n", 'compatibility: "' + "x" * 501 + '"\n---\n\n')},
+        expect=(Expect("PE110", "SKILL.md", 4, 1),),
     ),
     good=Example(
         {"SKILL.md": GOOD_SKILL.replace("---\n\n", "compatibility: Needs Python 3.11.\n---\n\n")}
     ),
     source="Agent Skills specification; skills-ref validator",
+    limits="Length only: whether the text states real environment needs is not judged.",
+    settings=(
+        Setting("COMPATIBILITY_CHARS", "the longest `compatibility` allowed, in characters"),
+    ),
+    links=(sources.SPEC, sources.SKILLS_REF),
     check=check,
 )

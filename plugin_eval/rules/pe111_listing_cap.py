@@ -8,7 +8,8 @@ from plugin_eval.analysis import Facts
 from plugin_eval.budgets import LISTING_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -42,9 +43,18 @@ RULE = Rule(
                 "---\n\n",
                 "when_to_use: " + "When exporting quarterly CSV tables. " * 45 + "\n---\n\n",
             )
-        }
+        },
+        expect=(Expect("PE111", "SKILL.md", 4, 1),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Claude Code skill docs",
+    limits="It reports only when `when_to_use` is present (a long description alone is PE106) and "
+    "counts characters as written, without the white-space collapsing some listings apply.",
+    settings=(
+        Setting(
+            "LISTING_CHARS", "the characters of description plus `when_to_use` Claude Code lists"
+        ),
+    ),
+    links=(sources.CLAUDE_SKILLS,),
     check=check,
 )

@@ -8,7 +8,8 @@ from plugin_eval.analysis import Facts
 from plugin_eval.budgets import BODY_LINES, BODY_TOKENS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -33,8 +34,18 @@ RULE = Rule(
     why="The body is loaded whole whenever the skill activates; the specification recommends "
     "these budgets and moving detail into references/.",
     fix="Move detail into references/ files linked from SKILL.md.",
-    bad=Example({"SKILL.md": GOOD_SKILL + "".join(f"- step {i}\n" for i in range(520))}),
+    bad=Example(
+        {"SKILL.md": GOOD_SKILL + "".join(f"- step {i}\n" for i in range(520))},
+        expect=(Expect("PE303", "SKILL.md", 5, None),),
+    ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Agent Skills specification (progressive disclosure)",
+    limits="Tokens are estimated at four characters each, not counted with a model's tokenizer; "
+    "text in references/ is not counted.",
+    settings=(
+        Setting("BODY_LINES", "the specification's budget for the body, in lines"),
+        Setting("BODY_TOKENS", "the recommended budget for the body, in estimated tokens"),
+    ),
+    links=(sources.SPEC,),
     check=check,
 )

@@ -8,7 +8,8 @@ from plugin_eval.analysis import Facts
 from plugin_eval.budgets import CODEX_BYTES
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -35,8 +36,15 @@ RULE = Rule(
     why="OpenAI Codex truncates plugin skills at 8,000 bytes with only a warning: instructions "
     "after the cut are never seen there.",
     fix="Move detail into references/ files and link them from SKILL.md.",
-    bad=Example({"SKILL.md": GOOD_SKILL + "Detail line for the CSV exporter.\n" * 260}),
+    bad=Example(
+        {"SKILL.md": GOOD_SKILL + "Detail line for the CSV exporter.\n" * 260},
+        expect=(Expect("PE401", "SKILL.md", 239, None),),
+    ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="OpenAI Codex skill loader",
+    limits="Bytes of SKILL.md are counted, frontmatter included; any references/ folder silences "
+    "it, whether or not the text after the cut is needed.",
+    settings=(Setting("CODEX_BYTES", "the bytes of SKILL.md Codex reads into its context"),),
+    links=(sources.CODEX_SKILLS,),
     check=check,
 )

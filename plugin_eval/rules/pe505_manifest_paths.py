@@ -8,7 +8,8 @@ from typing import Any
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
 
 PATH_KEYS = ("commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers")
@@ -66,6 +67,7 @@ RULE = PluginRule(
             }
         ),
         "csv-tools",
+        expect=(Expect("PE505", ".claude-plugin/plugin.json", 5, None),),
     ),
     good=Example(
         good_plugin(
@@ -78,5 +80,8 @@ RULE = PluginRule(
         "csv-tools",
     ),
     source="Claude Code plugin reference",
+    limits="Paths are checked for existence only; what the files hold (valid agents, commands, "
+    "hook JSON) is not. URLs and paths with `${…}` variables are skipped.",
+    links=(sources.CLAUDE_PLUGINS,),
     check=check,
 )

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
 from plugin_eval.triggering import PROACTIVE, find_trigger
 
@@ -52,8 +53,12 @@ RULE = PluginRule(
             }
         ),
         "csv-tools",
+        expect=(Expect("PE602", "agents/csv-analyst.md", 3, 1),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code subagents documentation",
+    limits="It recognises the trigger phrases of PE102 plus 'PROACTIVELY'; whether the situations "
+    "named are the right ones is not judged.",
+    links=(sources.CLAUDE_AGENTS,),
     check=check,
 )

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import good_plugin
 
 
@@ -39,8 +40,12 @@ RULE = PluginRule(
     bad=Example(
         good_plugin(**{"commands__csv-clean.md": "Clean the CSV file at $ARGUMENTS.\n"}),
         "csv-tools",
+        expect=(Expect("PE701", "commands/csv-clean.md", 1, 1),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code slash commands documentation",
+    limits="Only a non-empty description is required; whether it says what the command does is not "
+    "judged. A command with no frontmatter is reported at line 1.",
+    links=(sources.CLAUDE_COMMANDS,),
     check=check,
 )

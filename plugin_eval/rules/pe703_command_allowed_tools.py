@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_COMMAND, good_plugin
 
 # "!`git status`" runs before the prompt is sent (Claude Code's bash pre-execution).
@@ -58,8 +59,12 @@ RULE = PluginRule(
             }
         ),
         "csv-tools",
+        expect=(Expect("PE703", "commands/csv-clean.md", 6, None),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code slash commands documentation",
+    limits="It looks for shell lines (`!` followed by a code span) in the prompt; whether "
+    "`allowed-tools` covers the commands they run is not checked.",
+    links=(sources.CLAUDE_COMMANDS,),
     check=check,
 )
