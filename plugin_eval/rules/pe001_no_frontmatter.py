@@ -45,9 +45,9 @@ RULE = Rule(
         }
     ),
     source="Agent Skills specification; skills-ref validator",
-    limits="It checks how the file starts, not what the fields say: a file that opens with `---` "
-    "but holds no useful field passes here and is left to PE101 and PE103. Collapsed frontmatter "
-    "is recognised only when the first line holds `---` followed by `key: value` text.",
+    limits="The block must open on line 1: a blank line or a comment before `---` counts as no "
+    "frontmatter, though some loaders accept it. Any first line starting with `---` and more "
+    "text is read as collapsed frontmatter. What the fields say is left to PE101 and PE103.",
     links=(sources.SPEC, sources.SKILLS_REF),
     check=check,
 )

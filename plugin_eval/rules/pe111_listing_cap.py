@@ -49,7 +49,8 @@ RULE = Rule(
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Claude Code skill docs",
     limits="It reports only when `when_to_use` is present (a long description alone is PE106) and "
-    "counts characters as written, without the white-space collapsing some listings apply.",
+    "counts the characters of the two values as YAML loads them, before any white-space "
+    "collapsing a harness may apply.",
     settings=(
         Setting(
             "LISTING_CHARS", "the characters of description plus `when_to_use` Claude Code lists"
