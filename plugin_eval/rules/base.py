@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, get_args
 
+from plugin_eval import budgets
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.vocabulary import SubScoreName
 
@@ -18,11 +19,51 @@ SUBSCORES: tuple[SubScoreName, ...] = get_args(SubScoreName)
 
 
 @dataclass(frozen=True)
+class Expect:
+    """A finding an example must produce: its code, file (relative to the example), line, column."""
+
+    code: str
+    path: str = "SKILL.md"
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass(frozen=True)
 class Example:
-    """A small skill folder: file paths (relative) to contents; ``SKILL.md`` is required."""
+    """A small skill or plugin folder: relative paths to contents, and the findings it yields.
+
+    ``expect`` lists every finding of the example's rule, located exactly; a passing example
+    expects none.
+    """
 
     files: Mapping[str, str | bytes]
     folder: str = "example-skill"
+    expect: tuple[Expect, ...] = ()
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A limit a rule reads from `plugin_eval.budgets`, by its name there, and what it bounds."""
+
+    name: str
+    meaning: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(getattr(budgets, self.name, None), int):
+            raise ValueError(f"plugin_eval.budgets has no limit named {self.name}")
+
+    @property
+    def value(self) -> int:
+        value: int = getattr(budgets, self.name)
+        return value
+
+
+@dataclass(frozen=True)
+class DocLink:
+    """A page of the specification or harness documentation a rule follows."""
+
+    title: str
+    url: str
 
 
 @dataclass(frozen=True)
@@ -41,6 +82,9 @@ class RuleDoc:
     anti_pattern: bool = False
     subscore: SubScoreName | None = None
     source: str = ""
+    limits: str = ""
+    settings: tuple[Setting, ...] = ()
+    links: tuple[DocLink, ...] = ()
 
     def __post_init__(self) -> None:
         if self.anti_pattern == (self.subscore is not None):
@@ -50,7 +94,6 @@ class RuleDoc:
 
     def finding(
         self,
-        doc: object,
         message: str,
         line: int | None = None,
         column: int | None = None,
@@ -97,10 +140,19 @@ class RuleDoc:
             "## Fix",
             "",
             self.fix,
+            "",
+            "## Known limits",
+            "",
+            self.limits,
         ]
-        if self.source:
-            parts += ["", f"Source: {self.source}"]
-        return "\n".join(parts) + "\n"
+        if self.settings:
+            parts += ["", "## Settings", ""]
+            parts += [f"- `{s.name}` = {s.value}: {s.meaning}" for s in self.settings]
+        if self.source or self.links:
+            parts += ["", "## Sources", ""]
+            parts += [self.source, ""] if self.source else []
+            parts += [f"- [{link.title}]({link.url})" for link in self.links]
+        return "\n".join(parts).rstrip("\n") + "\n"
 
 
 @dataclass(frozen=True)

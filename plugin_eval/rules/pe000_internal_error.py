@@ -49,6 +49,10 @@ class InternalRule(RuleDoc):
                 "",
                 self.fix,
                 "",
+                "## Known limits",
+                "",
+                self.limits,
+                "",
             ]
         )
 
@@ -68,4 +72,7 @@ RULE = InternalRule(
     bad=Example({"SKILL.md": GOOD_SKILL}),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="plugin-eval",
+    limits="Only exceptions are caught: a rule that runs forever or reports a wrong place is not "
+    "detected here. An exception in the parse or in a sub-score still fails the whole item, "
+    "reported as could not be scored.",
 )

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 
 COLLAPSED_FIX = (
     "Put '---' alone on line 1, then one 'key: value' per line, then '---' alone on its line."
@@ -17,9 +18,9 @@ COLLAPSED_FIX = (
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for problem in doc.problems:
         if problem.kind is Problem.NO_FRONTMATTER:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column)
+            yield RULE.finding(problem.message, problem.line, problem.column)
         elif problem.kind is Problem.COLLAPSED_FRONTMATTER:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column, COLLAPSED_FIX)
+            yield RULE.finding(problem.message, problem.line, problem.column, COLLAPSED_FIX)
 
 
 RULE = Rule(
@@ -33,7 +34,10 @@ RULE = Rule(
     why="Without frontmatter a harness finds no name and no description: the skill is skipped "
     "and never offered to the model.",
     fix="Add a frontmatter block: '---', 'name: <folder-name>', 'description: <what and when>', '---'.",
-    bad=Example({"SKILL.md": "# Example skill\n\nDoes things.\n"}),
+    bad=Example(
+        {"SKILL.md": "# Example skill\n\nDoes things.\n"},
+        expect=(Expect("PE001", "SKILL.md", 1, 1),),
+    ),
     good=Example(
         {
             "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports. Use when "
@@ -41,5 +45,9 @@ RULE = Rule(
         }
     ),
     source="Agent Skills specification; skills-ref validator",
+    limits="The block must open on line 1: a blank line or a comment before `---` counts as no "
+    "frontmatter, though some loaders accept it. Any first line starting with `---` and more "
+    "text is read as collapsed frontmatter. What the fields say is left to PE101 and PE103.",
+    links=(sources.SPEC, sources.SKILLS_REF),
     check=check,
 )

@@ -7,13 +7,14 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for problem in doc.problems:
         if problem.kind is Problem.UNCLOSED_FRONTMATTER:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column)
+            yield RULE.finding(problem.message, problem.line, problem.column)
 
 
 RULE = Rule(
@@ -28,7 +29,8 @@ RULE = Rule(
     "no body.",
     fix="Add a line holding only '---' after the last frontmatter field.",
     bad=Example(
-        {"SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports.\n\n# Body\n"}
+        {"SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports.\n\n# Body\n"},
+        expect=(Expect("PE002", "SKILL.md", 1, 1),),
     ),
     good=Example(
         {
@@ -37,5 +39,9 @@ RULE = Rule(
         }
     ),
     source="skills-ref validator",
+    limits="The first later line holding only `---` closes the block, so an unclosed block "
+    "followed by a Markdown rule (`---`) is read as closed there, and the text in between as "
+    "fields.",
+    links=(sources.SPEC, sources.SKILLS_REF),
     check=check,
 )

@@ -7,13 +7,14 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for problem in doc.problems:
         if problem.kind is Problem.INVALID_YAML:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column)
+            yield RULE.finding(problem.message, problem.line, problem.column)
 
 
 RULE = Rule(
@@ -32,7 +33,8 @@ RULE = Rule(
         {
             "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV: use when exporting: "
             "tables\n---\n\n# Body\n"
-        }
+        },
+        expect=(Expect("PE003", "SKILL.md", 3, 25),),
     ),
     good=Example(
         {
@@ -41,5 +43,9 @@ RULE = Rule(
         }
     ),
     source="skills-ref validator; Agent Skills client guidance",
+    limits="The frontmatter is parsed with PyYAML's safe loader (YAML 1.1); a harness with another "
+    "parser can still disagree on edge cases such as `yes`/`no` or unquoted dates. Only the first "
+    "error is reported: fix it and run again.",
+    links=(sources.SPEC, sources.SKILLS_REF, sources.YAML),
     check=check,
 )

@@ -7,13 +7,14 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for problem in doc.problems:
         if problem.kind is Problem.NOT_A_MAPPING:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column)
+            yield RULE.finding(problem.message, problem.line, problem.column)
 
 
 RULE = Rule(
@@ -27,7 +28,8 @@ RULE = Rule(
     "description.",
     fix="Write each field as 'key: value' on its own line, with no leading '- '.",
     bad=Example(
-        {"SKILL.md": "---\n- name: example-skill\n- description: Formats CSV.\n---\n\n# Body\n"}
+        {"SKILL.md": "---\n- name: example-skill\n- description: Formats CSV.\n---\n\n# Body\n"},
+        expect=(Expect("PE004", "SKILL.md", 2, 1),),
     ),
     good=Example(
         {
@@ -36,5 +38,8 @@ RULE = Rule(
         }
     ),
     source="skills-ref validator",
+    limits="Only the top-level shape is checked; the types of the values inside the mapping are "
+    "PE109's.",
+    links=(sources.SPEC, sources.SKILLS_REF),
     check=check,
 )

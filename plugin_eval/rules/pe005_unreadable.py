@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 
 _FIXES = {
     Problem.NOT_TEXT: "Replace SKILL.md with a Markdown text file.",
@@ -20,7 +21,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for problem in doc.problems:
         fix = _FIXES.get(problem.kind)
         if fix is not None:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column, fix)
+            yield RULE.finding(problem.message, problem.line, problem.column, fix)
 
 
 RULE = Rule(
@@ -34,7 +35,10 @@ RULE = Rule(
     why="Harnesses read SKILL.md as UTF-8; other encodings garble the description or fail to "
     "load, and a binary file is no skill at all.",
     fix="Re-save SKILL.md as UTF-8 text.",
-    bad=Example({"SKILL.md": b"---\nname: example-skill\ndescription: Caf\xe9 menus.\n---\n"}),
+    bad=Example(
+        {"SKILL.md": b"---\nname: example-skill\ndescription: Caf\xe9 menus.\n---\n"},
+        expect=(Expect("PE005", "SKILL.md", 3, 17),),
+    ),
     good=Example(
         {
             "SKILL.md": "---\nname: example-skill\ndescription: Café menus. Use when pricing "
@@ -42,5 +46,8 @@ RULE = Rule(
         }
     ),
     source="Agent Skills specification",
+    limits="Only SKILL.md is checked; files under references/, scripts/ or assets/ are not tested "
+    "for encoding. The first byte that is not UTF-8 is reported, not every one.",
+    links=(sources.SPEC,),
     check=check,
 )

@@ -7,13 +7,14 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for problem in doc.problems:
         if problem.kind is Problem.DUPLICATE_KEY:
-            yield RULE.finding(doc, problem.message, problem.line, problem.column)
+            yield RULE.finding(problem.message, problem.line, problem.column)
 
 
 RULE = Rule(
@@ -31,7 +32,8 @@ RULE = Rule(
             "SKILL.md": "---\nname: example-skill\ndescription: Old text.\ndescription: Formats "
             "CSV reports. Use when exporting tables, cleaning column names, or merging CSV "
             "files.\n---\n\n# Body\n"
-        }
+        },
+        expect=(Expect("PE007", "SKILL.md", 4, 1),),
     ),
     good=Example(
         {
@@ -39,5 +41,8 @@ RULE = Rule(
             "exporting tables, cleaning column names, or merging CSV files.\n---\n\n# Body\n"
         }
     ),
+    limits="Only top-level frontmatter keys are compared; a key written twice inside `metadata:` "
+    "or another nested mapping is not reported.",
+    links=(sources.YAML,),
     check=check,
 )

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import DESCRIPTION_MIN_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 from plugin_eval.triggering import display_width
-
-MIN_CHARS = 20
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -20,7 +20,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     value = doc.frontmatter.get("description")
     if not doc.frontmatter_ok:
         yield RULE.finding(
-            doc,
             "no description could be read: the frontmatter is missing or invalid (see the "
             "frontmatter error), so harnesses skip this skill",
             line,
@@ -28,15 +27,14 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         )
     elif value is None:
         what = "is empty" if "description" in doc.fields else "is missing"
-        yield RULE.finding(doc, f"'description' {what}", line, column)
+        yield RULE.finding(f"'description' {what}", line, column)
     elif not isinstance(value, str):
         return  # PE109 reports the wrong type
-    elif display_width(value.strip()) < MIN_CHARS:
+    elif display_width(value.strip()) < DESCRIPTION_MIN_CHARS:
         shown = value.strip()
         yield RULE.finding(
-            doc,
             f"description is {len(shown)} characters ('{shown}'); "
-            f"it needs at least {MIN_CHARS} to route on",
+            f"it needs at least {DESCRIPTION_MIN_CHARS} to route on",
             line,
             column,
         )
@@ -54,8 +52,21 @@ RULE = Rule(
     "a skill whose description is missing; a few words give no routing signal.",
     fix="Write one sentence on what the skill does, then 'Use when …' with the situations it is "
     "for.",
-    bad=Example({"SKILL.md": "---\nname: example-skill\ndescription: CSV stuff\n---\n\n# Body\n"}),
+    bad=Example(
+        {"SKILL.md": "---\nname: example-skill\ndescription: CSV stuff\n---\n\n# Body\n"},
+        expect=(Expect("PE101", "SKILL.md", 3, 1),),
+    ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="PluginEval anti-patterns; Agent Skills specification",
+    limits="Length is the only measure: a description long enough but vague ('Helps with CSV "
+    "files and things') passes. Wide (CJK) characters count twice, an approximation of how much "
+    "they say.",
+    settings=(
+        Setting(
+            "DESCRIPTION_MIN_CHARS",
+            "a shorter description (wide characters counting twice) is reported",
+        ),
+    ),
+    links=(sources.SPEC, sources.BEST_PRACTICES),
     check=check,
 )

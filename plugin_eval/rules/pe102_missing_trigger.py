@@ -5,21 +5,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import DESCRIPTION_MIN_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 from plugin_eval.triggering import display_width
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     description = doc.description
-    if facts.exempt or description is None or display_width(description.strip()) < 20:
+    if (
+        facts.exempt
+        or description is None
+        or display_width(description.strip()) < DESCRIPTION_MIN_CHARS
+    ):
         return  # exempt skills do not trigger from text; PE101 covers a missing description
     if facts.trigger.has_trigger:
         return
     line, column = field_location(doc, "description")
     yield RULE.finding(
-        doc,
         "description never says when to use the skill (no 'Use when …', 'Use for …', "
         "'Triggers on …' or when_to_use)",
         line,
@@ -44,9 +49,18 @@ RULE = Rule(
         {
             "SKILL.md": "---\nname: example-skill\ndescription: A toolkit for CSV reports, "
             "column names and merges.\n---\n\n# Body\n"
-        }
+        },
+        expect=(Expect("PE102", "SKILL.md", 3, 1),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="PluginEval anti-patterns; Claude Code skill docs",
+    limits="Trigger phrases are matched by pattern, in English and a few other languages: a "
+    "description that names its situations without a recognised phrase is reported, and one using "
+    "a phrase in another sense passes. Whether the situations named are the right ones is not "
+    "judged.",
+    settings=(
+        Setting("DESCRIPTION_MIN_CHARS", "a description shorter than this is left to PE101"),
+    ),
+    links=(sources.CLAUDE_SKILLS, sources.BEST_PRACTICES),
     check=check,
 )

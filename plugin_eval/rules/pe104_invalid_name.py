@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import NAME_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
-
-MAX_NAME = 64
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 
 
 def name_problems(name: str) -> list[str]:
     """Why a name breaks the specification's format (empty list when it is fine)."""
     problems = []
-    if len(name) > MAX_NAME:
-        problems.append(f"is {len(name)} characters (max {MAX_NAME})")
+    if len(name) > NAME_CHARS:
+        problems.append(f"is {len(name)} characters (max {NAME_CHARS})")
     if name != name.lower():
         problems.append("has uppercase letters")
     if name.startswith("-") or name.endswith("-"):
@@ -36,11 +36,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     problems = name_problems(name)
     if problems:
         suggestion = "-".join("".join(ch if ch.isalnum() else " " for ch in name.lower()).split())[
-            :MAX_NAME
+            :NAME_CHARS
         ]
         line, column = field_location(doc, "name")
         yield RULE.finding(
-            doc,
             f"name '{name}' " + "; ".join(problems),
             line,
             column,
@@ -66,8 +65,13 @@ RULE = Rule(
             "exporting tables, cleaning column names, or merging CSV files.\n---\n\n# Body\n"
         },
         folder="Example_Skill",
+        expect=(Expect("PE104", "SKILL.md", 2, 1),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Agent Skills specification; skills-ref validator",
+    limits="It checks the characters and the length the specification allows, not whether the name "
+    "says what the skill does.",
+    settings=(Setting("NAME_CHARS", "the longest name allowed, in characters"),),
+    links=(sources.SPEC, sources.SKILLS_REF),
     check=check,
 )

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -19,7 +20,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if unicodedata.normalize("NFKC", name) != unicodedata.normalize("NFKC", folder):
         line, column = field_location(doc, "name")
         yield RULE.finding(
-            doc,
             f"name '{name}' differs from the folder name '{folder}'",
             line,
             column,
@@ -37,8 +37,13 @@ RULE = Rule(
     why="The reference validator reports a mismatch as an error; clients warn and may install "
     "the skill under a name its author did not choose.",
     fix="Rename the folder or the name so they match.",
-    bad=Example({"SKILL.md": GOOD_SKILL}, folder="csv-helper"),
+    bad=Example(
+        {"SKILL.md": GOOD_SKILL}, folder="csv-helper", expect=(Expect("PE105", "SKILL.md", 2, 1),)
+    ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Agent Skills specification; skills-ref validator",
+    limits="Names are compared after Unicode NFKC normalisation, with the folder as found on disk: "
+    "a skill checked from a renamed copy (a temporary checkout, a `-main` suffix) is reported.",
+    links=(sources.SPEC, sources.SKILLS_REF),
     check=check,
 )

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import DESCRIPTION_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
-
-MAX_DESCRIPTION = 1024
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -18,11 +18,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         return
     # Codex counts Unicode characters after collapsing white space.
     length = len(" ".join(value.split()))
-    if length > MAX_DESCRIPTION:
+    if length > DESCRIPTION_CHARS:
         line, column = field_location(doc, "description")
         yield RULE.finding(
-            doc,
-            f"description is {length} characters (max {MAX_DESCRIPTION}); the validator rejects "
+            f"description is {length} characters (max {DESCRIPTION_CHARS}); the validator rejects "
             "it and Codex skips the skill",
             line,
             column,
@@ -46,9 +45,15 @@ RULE = Rule(
             "exporting tables."
             + " Also handles CSV files in many more situations." * 25
             + "\n---\n\n# Body\n"
-        }
+        },
+        expect=(Expect("PE106", "SKILL.md", 3, 1),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Agent Skills specification; OpenAI Codex skill loader",
+    limits="Characters are counted as Codex counts them (white space collapsed), which can differ "
+    "by a few from other harnesses' counts. The cap on description plus `when_to_use` together is "
+    "PE111's.",
+    settings=(Setting("DESCRIPTION_CHARS", "the longest description allowed, in characters"),),
+    links=(sources.SPEC, sources.CODEX_SKILLS),
     check=check,
 )

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -16,7 +17,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         return
     line, column = field_location(doc, "description")
     yield RULE.finding(
-        doc,
         "description contains '<' or '>' (looks like an XML tag to the harness)",
         line,
         column,
@@ -37,9 +37,13 @@ RULE = Rule(
         {
             "SKILL.md": "---\nname: example-skill\ndescription: Formats <csv> reports. Use when "
             "exporting tables, cleaning column names, or merging CSV files.\n---\n\n# Body\n"
-        }
+        },
+        expect=(Expect("PE107", "SKILL.md", 3, 1),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="anthropics/skills quick_validate.py; Anthropic authoring guidance",
+    limits="Any `<` or `>` is reported, including a harmless comparison such as 'files > 10 MB'; "
+    "angle brackets in the body are not checked.",
+    links=(sources.QUICK_VALIDATE, sources.BEST_PRACTICES),
     check=check,
 )

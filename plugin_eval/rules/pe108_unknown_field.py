@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 
 SPEC_FIELDS = frozenset(
     {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
@@ -43,7 +44,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         near = near or [k for k in sorted(KNOWN_FIELDS) if _close(key, k)]
         hint = f" (did you mean '{near[0]}'?)" if near else ""
         yield RULE.finding(
-            doc,
             f"unknown frontmatter field '{key}'{hint}",
             info.line,
             info.column,
@@ -75,7 +75,8 @@ RULE = Rule(
             "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports. Use when "
             "exporting tables, cleaning column names, or merging CSV files.\nversion: 2.0.0\n---"
             "\n\n# Body\n"
-        }
+        },
+        expect=(Expect("PE108", "SKILL.md", 4, 1),),
     ),
     good=Example(
         {
@@ -85,5 +86,8 @@ RULE = Rule(
         }
     ),
     source="skills-ref validator; Claude Code skill docs",
+    limits="It knows the fields of the open specification and of Claude Code only: a field another "
+    "harness reads is reported as unknown. Keys inside `metadata:` are not checked.",
+    links=(sources.SPEC, sources.CLAUDE_SKILLS),
     check=check,
 )

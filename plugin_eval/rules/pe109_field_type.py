@@ -8,7 +8,8 @@ from typing import Any
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
@@ -63,7 +64,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         expected = expected_type(key, value)
         if expected is not None:
             yield RULE.finding(
-                doc,
                 f"'{key}' should be {expected}"
                 + (
                     ""
@@ -108,9 +108,13 @@ RULE = Rule(
             "SKILL.md": "---\nname: example-skill\ndescription: Formats CSV reports. Use when "
             "exporting tables, cleaning column names, or merging CSV files.\nmetadata:\n  "
             "version: 2\n---\n\n# Body\n"
-        }
+        },
+        expect=(Expect("PE109", "SKILL.md", 4, 1),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Agent Skills specification; skills-ref validator; Claude Code skill docs",
+    limits="Only known fields are checked (unknown ones are PE108's). For a wrong value inside "
+    "`metadata:` the finding points at the `metadata` key, not at the nested entry.",
+    links=(sources.SPEC, sources.CLAUDE_SKILLS),
     check=check,
 )

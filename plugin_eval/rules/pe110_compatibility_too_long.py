@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import COMPATIBILITY_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
-
-MAX_COMPATIBILITY = 500
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -17,10 +17,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if not isinstance(value, str):
         return
     length = len(value.strip())
-    if length == 0 or length > MAX_COMPATIBILITY:
+    if length == 0 or length > COMPATIBILITY_CHARS:
         line, column = field_location(doc, "compatibility")
-        what = "empty" if length == 0 else f"{length} characters (max {MAX_COMPATIBILITY})"
-        yield RULE.finding(doc, f"compatibility is {what}", line, column)
+        what = "empty" if length == 0 else f"{length} characters (max {COMPATIBILITY_CHARS})"
+        yield RULE.finding(f"compatibility is {what}", line, column)
 
 
 RULE = Rule(
@@ -34,11 +34,17 @@ RULE = Rule(
     "longer or empty values.",
     fix="State the environment needs in one or two sentences (e.g. 'Needs Python 3.11 and git').",
     bad=Example(
-        {"SKILL.md": GOOD_SKILL.replace("---\n\n", 'compatibility: "' + "x" * 501 + '"\n---\n\n')}
+        {"SKILL.md": GOOD_SKILL.replace("---\n\n", 'compatibility: "' + "x" * 501 + '"\n---\n\n')},
+        expect=(Expect("PE110", "SKILL.md", 4, 1),),
     ),
     good=Example(
         {"SKILL.md": GOOD_SKILL.replace("---\n\n", "compatibility: Needs Python 3.11.\n---\n\n")}
     ),
     source="Agent Skills specification; skills-ref validator",
+    limits="Length only: whether the text states real environment needs is not judged.",
+    settings=(
+        Setting("COMPATIBILITY_CHARS", "the longest `compatibility` allowed, in characters"),
+    ),
+    links=(sources.SPEC, sources.SKILLS_REF),
     check=check,
 )

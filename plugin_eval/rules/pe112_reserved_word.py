@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule, field_location
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
 
 RESERVED = re.compile(r"anthropic|claude", re.IGNORECASE)
 
@@ -18,7 +19,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if isinstance(name, str) and (match := RESERVED.search(name)):
         line, column = field_location(doc, "name")
         yield RULE.finding(
-            doc,
             f"name '{name}' contains the reserved word '{match.group(0).lower()}'",
             line,
             column,
@@ -37,8 +37,12 @@ RULE = Rule(
     bad=Example(
         {"SKILL.md": GOOD_SKILL.replace("name: example-skill", "name: claude-helper")},
         folder="claude-helper",
+        expect=(Expect("PE112", "SKILL.md", 2, 1),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Anthropic skill authoring guidance",
+    limits="The two words are searched anywhere in the name, case-insensitively, so a name such as "
+    "'claudette-notes' is reported too; the description is not checked.",
+    links=(sources.BEST_PRACTICES,),
     check=check,
 )

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 
 BODY = (
     "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, "
@@ -22,7 +23,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             continue
         what = {"image": "image", "prose": "path"}.get(ref.kind, "link")
         yield RULE.finding(
-            doc,
             f"{what} '{ref.target}' points at a file that does not exist in the skill folder",
             ref.line,
             ref.column,
@@ -42,8 +42,12 @@ RULE = Rule(
     why="The model follows the link when it needs the detail and finds nothing: the skill "
     "promises instructions it does not ship.",
     fix="Add the missing file or fix the path (paths are relative to SKILL.md).",
-    bad=Example({"SKILL.md": BODY}),
+    bad=Example({"SKILL.md": BODY}, expect=(Expect("PE201", "SKILL.md", 8, 21),)),
     good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n\nUse snake_case.\n"}),
     source="PluginEval anti-patterns; Agent Skills specification (file references)",
+    limits="Links, images and `references/…` paths in prose are checked; other bare paths in "
+    "prose (`scripts/run.py` without a link) are not. Links inside reference files are not "
+    "followed.",
+    links=(sources.SPEC,),
     check=check,
 )

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules.base import Example, Expect, Rule
 
 BODY = (
     "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, "
@@ -20,7 +20,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for ref in facts.references:
         if ref.status is RefStatus.OUTSIDE_MISSING:
             yield RULE.finding(
-                doc,
                 f"link '{ref.target}' leaves the skill folder and its target does not exist",
                 ref.line,
                 ref.column,
@@ -38,7 +37,7 @@ RULE = Rule(
     "opened; links in code and URLs are ignored.",
     why="A dead cross-reference sends the model looking for a skill that is not there.",
     fix="Point the link at the sibling skill's real path, or name the skill in plain text.",
-    bad=Example({"SKILL.md": BODY}),
+    bad=Example({"SKILL.md": BODY}, expect=(Expect("PE202", "SKILL.md", 8, 10),)),
     good=Example(
         {
             "SKILL.md": BODY.replace(
@@ -47,5 +46,7 @@ RULE = Rule(
         }
     ),
     source="PluginEval anti-patterns",
+    limits="Only the existence of the target is checked, never its content: a link to the wrong "
+    "sibling skill that exists passes.",
     check=check,
 )

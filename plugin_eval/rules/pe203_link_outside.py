@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 from plugin_eval.rules.pe201_orphan_reference import BODY
 
 
@@ -15,7 +16,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for ref in facts.references:
         if ref.status is RefStatus.OUTSIDE:
             yield RULE.finding(
-                doc,
                 f"link '{ref.target}' leaves the skill folder; it breaks when the skill is "
                 "installed on its own (not followed)",
                 ref.line,
@@ -23,7 +23,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             )
         elif ref.status is RefStatus.SYMLINK:
             yield RULE.finding(
-                doc,
                 f"link '{ref.target}' goes through a symlink; symlinks are not followed",
                 ref.line,
                 ref.column,
@@ -46,9 +45,13 @@ RULE = Rule(
         {
             "SKILL.md": BODY.replace("references/naming.md", "../shared/naming.md"),
             "../shared/naming.md": "# Naming\n",
-        }
+        },
+        expect=(Expect("PE203", "SKILL.md", 8, 21),),
     ),
     good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n\nUse snake_case.\n"}),
     source="Agent Skills specification (file references)",
+    limits="Every existing target outside the folder is reported, even a sibling that is always "
+    "installed with the skill (a shared file in the same plugin).",
+    links=(sources.SPEC,),
     check=check,
 )

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 from plugin_eval.rules.pe201_orphan_reference import BODY
 
 TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
@@ -19,7 +20,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         if not path.lower().endswith(TEXT_SUFFIXES) or path in mentioned:
             continue
         yield RULE.finding(
-            doc,
             f"'{path}' is never linked from SKILL.md, so the model never learns it exists",
             None,
             None,
@@ -43,9 +43,14 @@ RULE = Rule(
                 "[the naming guide](references/naming.md)", "the naming guide"
             ),
             "references/naming.md": "# Naming\n",
-        }
+        },
+        expect=(Expect("PE204", "SKILL.md", None, None),),
     ),
     good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n"}),
     source="Agent Skills specification (progressive disclosure); skill-validator orphan files",
+    limits="A file named anywhere in SKILL.md counts as linked, even if nothing says what it "
+    "holds; files under scripts/ and assets/ are not checked. The finding has no line, since the "
+    "missing link has no place yet.",
+    links=(sources.SPEC,),
     check=check,
 )

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 from plugin_eval.rules.pe201_orphan_reference import BODY
 
 
@@ -15,7 +16,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for ref in facts.references:
         if ref.status is RefStatus.OK and ref.path.count("/") >= 2:
             yield RULE.finding(
-                doc,
                 f"'{ref.path}' is {ref.path.count('/')} folders deep; keep references one level "
                 "below SKILL.md",
                 ref.line,
@@ -38,9 +38,13 @@ RULE = Rule(
         {
             "SKILL.md": BODY.replace("references/naming.md", "references/style/csv/naming.md"),
             "references/style/csv/naming.md": "# Naming\n",
-        }
+        },
+        expect=(Expect("PE205", "SKILL.md", 8, 21),),
     ),
     good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n"}),
     source="Agent Skills specification (file references)",
+    limits="Only the depth of paths linked from SKILL.md is counted; a chain SKILL.md → a.md → "
+    "b.md through reference files is not seen, since reference files are not parsed.",
+    links=(sources.SPEC, sources.BEST_PRACTICES),
     check=check,
 )

@@ -6,11 +6,10 @@ from collections import Counter
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import MAX_DIRECTIVES
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
-
-MAX_DIRECTIVES = 15
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -19,7 +18,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         counts = Counter(word for _, word in found)
         detail = ", ".join(f"{word} ×{n}" for word, n in sorted(counts.items()))
         yield RULE.finding(
-            doc,
             f"{len(found)} absolute directives in the prose ({detail}); more than "
             f"{MAX_DIRECTIVES} over-constrains the model",
             found[MAX_DIRECTIVES][0],
@@ -40,11 +38,16 @@ RULE = Rule(
     fix="Keep capitals for the few real invariants; explain the reason for the rest in plain "
     "words ('prefer X because …').",
     bad=Example(
-        {"SKILL.md": GOOD_SKILL + "".join(f"- You MUST do step {i}.\n" for i in range(16))}
+        {"SKILL.md": GOOD_SKILL + "".join(f"- You MUST do step {i}.\n" for i in range(16))},
+        expect=(Expect("PE302", "SKILL.md", 24, None),),
     ),
     good=Example(
         {"SKILL.md": GOOD_SKILL + "- Check the header row first: later steps rely on it.\n"}
     ),
     source="PluginEval anti-patterns",
+    limits="Only MUST, NEVER and ALWAYS in capitals are counted; other absolute wording (REQUIRED, "
+    "DO NOT, 'under no circumstances') and lower-case use are not. The finding has a line but no "
+    "column.",
+    settings=(Setting("MAX_DIRECTIVES", "the most capitalised directives allowed in the prose"),),
     check=check,
 )

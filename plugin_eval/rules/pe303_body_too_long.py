@@ -5,23 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import BODY_LINES, BODY_TOKENS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
-
-MAX_BODY_LINES = 500
-MAX_BODY_TOKENS = 5000
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     lines, tokens = doc.body_lines, facts.body_tokens
     over = []
-    if lines > MAX_BODY_LINES:
-        over.append(f"{lines} lines (guide: under {MAX_BODY_LINES})")
-    if tokens > MAX_BODY_TOKENS:
-        over.append(f"about {tokens} tokens (guide: under {MAX_BODY_TOKENS})")
+    if lines > BODY_LINES:
+        over.append(f"{lines} lines (guide: under {BODY_LINES})")
+    if tokens > BODY_TOKENS:
+        over.append(f"about {tokens} tokens (guide: under {BODY_TOKENS})")
     if over:
-        yield RULE.finding(doc, "body is " + " and ".join(over), doc.body_start, None)
+        yield RULE.finding("body is " + " and ".join(over), doc.body_start, None)
 
 
 RULE = Rule(
@@ -35,8 +34,18 @@ RULE = Rule(
     why="The body is loaded whole whenever the skill activates; the specification recommends "
     "these budgets and moving detail into references/.",
     fix="Move detail into references/ files linked from SKILL.md.",
-    bad=Example({"SKILL.md": GOOD_SKILL + "".join(f"- step {i}\n" for i in range(520))}),
+    bad=Example(
+        {"SKILL.md": GOOD_SKILL + "".join(f"- step {i}\n" for i in range(520))},
+        expect=(Expect("PE303", "SKILL.md", 5, None),),
+    ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Agent Skills specification (progressive disclosure)",
+    limits="Tokens are estimated at four characters each, not counted with a model's tokenizer; "
+    "text in references/ is not counted.",
+    settings=(
+        Setting("BODY_LINES", "the specification's budget for the body, in lines"),
+        Setting("BODY_TOKENS", "the recommended budget for the body, in estimated tokens"),
+    ),
+    links=(sources.SPEC,),
     check=check,
 )

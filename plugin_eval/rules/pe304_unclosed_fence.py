@@ -7,14 +7,14 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for block in doc.code_blocks:
         if block.fenced and not block.closed:
             yield RULE.finding(
-                doc,
                 "code fence opened here is never closed: the rest of the file renders as code",
                 block.line,
                 1,
@@ -31,8 +31,14 @@ RULE = Rule(
     why="An unclosed fence turns every following heading and instruction into code; the model "
     "reads the rest of the skill as a literal block.",
     fix="Add the closing fence (the same characters, at least as many) after the code.",
-    bad=Example({"SKILL.md": GOOD_SKILL + "\n```python\nprint('hi')\n\n## Next step\n"}),
+    bad=Example(
+        {"SKILL.md": GOOD_SKILL + "\n```python\nprint('hi')\n\n## Next step\n"},
+        expect=(Expect("PE304", "SKILL.md", 10, 1),),
+    ),
     good=Example({"SKILL.md": GOOD_SKILL + "\n```python\nprint('hi')\n```\n\n## Next step\n"}),
     source="skill-validator (unclosed code fences)",
+    limits="Fences are read as CommonMark reads them (markdown-it-py): a fence is closed only by "
+    "the same character at least as many times. What a closed block holds is not checked.",
+    links=(sources.COMMONMARK,),
     check=check,
 )

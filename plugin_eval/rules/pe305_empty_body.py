@@ -7,14 +7,14 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if not doc.frontmatter_ok:
         return
     if not doc.tokens:
-        yield RULE.finding(doc, "SKILL.md has frontmatter but no body", len(doc.lines) or 1, None)
+        yield RULE.finding("SKILL.md has frontmatter but no body", len(doc.lines) or 1, None)
 
 
 RULE = Rule(
@@ -27,8 +27,13 @@ RULE = Rule(
     why="The body is what the model reads when the skill activates; without it the skill "
     "is only a description.",
     fix="Write the instructions: the steps, an example and the output expected.",
-    bad=Example({"SKILL.md": GOOD_SKILL.split("# Example skill")[0]}),
+    bad=Example(
+        {"SKILL.md": GOOD_SKILL.split("# Example skill")[0]},
+        expect=(Expect("PE305", "SKILL.md", 5, None),),
+    ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="oxlint-plugin-agent-skills (empty body)",
+    limits="Any Markdown content counts as a body, so a lone heading passes; whether the body "
+    "holds usable instructions is not judged.",
     check=check,
 )

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
+from plugin_eval.budgets import CODEX_BYTES
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
-
-CODEX_BYTES = 8000
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -18,7 +18,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         return
     cut = doc.raw[:CODEX_BYTES].count(b"\n") + 1
     yield RULE.finding(
-        doc,
         f"SKILL.md is {size:,} bytes; Codex cuts plugin skills at {CODEX_BYTES:,} bytes "
         f"(around line {cut}) and there is no references/ folder",
         cut,
@@ -37,8 +36,15 @@ RULE = Rule(
     why="OpenAI Codex truncates plugin skills at 8,000 bytes with only a warning: instructions "
     "after the cut are never seen there.",
     fix="Move detail into references/ files and link them from SKILL.md.",
-    bad=Example({"SKILL.md": GOOD_SKILL + "Detail line for the CSV exporter.\n" * 260}),
+    bad=Example(
+        {"SKILL.md": GOOD_SKILL + "Detail line for the CSV exporter.\n" * 260},
+        expect=(Expect("PE401", "SKILL.md", 239, None),),
+    ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="OpenAI Codex skill loader",
+    limits="Bytes of SKILL.md are counted, frontmatter included; any references/ folder silences "
+    "it, whether or not the text after the cut is needed.",
+    settings=(Setting("CODEX_BYTES", "the bytes of SKILL.md Codex reads into its context"),),
+    links=(sources.CODEX_SKILLS,),
     check=check,
 )

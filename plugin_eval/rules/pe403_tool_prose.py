@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, Rule
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_TOOLS
 
 TOOL_PROSE = re.compile(
@@ -23,9 +23,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for match in TOOL_PROSE.finditer(text):
         line = facts.prose_line(match.start())
         column = doc.line_text(line).find(match.group(0)) + 1 or None
-        yield RULE.finding(
-            doc, f"'{match.group(0)}' assumes Claude Code's tool names", line, column
-        )
+        yield RULE.finding(f"'{match.group(0)}' assumes Claude Code's tool names", line, column)
 
 
 RULE = Rule(
@@ -37,8 +35,13 @@ RULE = Rule(
     summary="Prose does not say 'the Read tool', 'use the Bash tool' and so on.",
     why="Other harnesses have no tool by that name; the instruction becomes noise there.",
     fix="Say what to do ('read the file', 'run the command').",
-    bad=Example({"SKILL.md": GOOD_SKILL + "\nOpen the CSV with the Read tool.\n"}),
+    bad=Example(
+        {"SKILL.md": GOOD_SKILL + "\nOpen the CSV with the Read tool.\n"},
+        expect=(Expect("PE403", "SKILL.md", 10, 19),),
+    ),
     good=Example({"SKILL.md": GOOD_SKILL + "\nOpen the CSV and read its header row.\n"}),
     source="PluginEval harness portability",
+    limits="It matches English phrasings ('the Read tool', 'use the Bash tool') with the tool's "
+    "capitalised name; 'the read tool' in lower case, or other wordings, are not seen.",
     check=check,
 )

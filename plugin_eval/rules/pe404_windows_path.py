@@ -8,7 +8,8 @@ from urllib.parse import unquote
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import Example, Rule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
 from plugin_eval.rules.pe201_orphan_reference import BODY
 
 
@@ -16,7 +17,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for ref in facts.references:
         if "\\" in unquote(ref.target):
             yield RULE.finding(
-                doc,
                 f"'{unquote(ref.target)}' uses backslashes",
                 ref.line,
                 ref.column,
@@ -35,11 +35,15 @@ RULE = Rule(
     fix="Replace backslashes with '/'.",
     bad=Example(
         {
-            "SKILL.md": BODY.replace("references/naming.md", "references\\\\naming.md"),
+            "SKILL.md": BODY.replace("references/naming.md", "references\\naming.md"),
             "references/naming.md": "# Naming\n",
-        }
+        },
+        expect=(Expect("PE404", "SKILL.md", 8, 21),),
     ),
     good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n"}),
     source="oxlint-plugin-agent-skills (Windows paths)",
+    limits="Link targets and `references/…` paths in prose are checked; backslash paths in code "
+    "or elsewhere in prose are not.",
+    links=(sources.BEST_PRACTICES,),
     check=check,
 )

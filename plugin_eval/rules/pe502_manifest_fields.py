@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import good_plugin
 
 REQUIRED = ("name",)
@@ -22,7 +23,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             if not isinstance(value, str) or not value.strip():
                 need = "required" if key in REQUIRED else "expected"
                 yield RULE.finding(
-                    plugin,
                     f"{manifest.path} has no '{key}' ({need})",
                     manifest.line_of(key) or 1,
                     None,
@@ -43,9 +43,17 @@ RULE = PluginRule(
     "description users cannot tell what they install.",
     fix="Add the missing fields.",
     bad=Example(
-        good_plugin(**{".claude-plugin__plugin.json": '{"name": "csv-tools"}\n'}), "csv-tools"
+        good_plugin(**{".claude-plugin__plugin.json": '{"name": "csv-tools"}\n'}),
+        "csv-tools",
+        expect=(
+            Expect("PE502", ".claude-plugin/plugin.json", 1, None),
+            Expect("PE502", ".claude-plugin/plugin.json", 1, None),
+        ),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code plugin reference; Codex plugin manifest",
+    limits="It checks that the fields are non-empty strings, not what they say. A missing field "
+    "has no line, so the finding points at line 1.",
+    links=(sources.CLAUDE_PLUGINS,),
     check=check,
 )

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_MANIFEST, KEBAB, good_plugin
 
 
@@ -15,7 +16,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         name = manifest.data.get("name") if manifest.data else None
         if isinstance(name, str) and name and not KEBAB.match(name):
             yield RULE.finding(
-                plugin,
                 f"plugin name '{name}' is not kebab-case (lowercase letters, digits, hyphens)",
                 manifest.line_of("name"),
                 None,
@@ -38,8 +38,11 @@ RULE = PluginRule(
             **{".claude-plugin__plugin.json": GOOD_MANIFEST.replace('"csv-tools"', '"CSV Tools"')}
         ),
         "csv-tools",
+        expect=(Expect("PE503", ".claude-plugin/plugin.json", 2, None),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code plugin reference",
+    limits="It checks the form of the name, not whether another plugin in a marketplace uses it.",
+    links=(sources.CLAUDE_PLUGINS,),
     check=check,
 )

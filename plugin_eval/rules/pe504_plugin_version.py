@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_MANIFEST, SEMVER, good_plugin
 
 
@@ -15,7 +16,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         version = manifest.data.get("version") if manifest.data else None
         if version is not None and not (isinstance(version, str) and SEMVER.match(version)):
             yield RULE.finding(
-                plugin,
                 f"version {json_repr(version)} is not a semantic version (MAJOR.MINOR.PATCH)",
                 manifest.line_of("version"),
                 None,
@@ -40,8 +40,11 @@ RULE = PluginRule(
     bad=Example(
         good_plugin(**{".claude-plugin__plugin.json": GOOD_MANIFEST.replace('"1.2.0"', "1.2")}),
         "csv-tools",
+        expect=(Expect("PE504", ".claude-plugin/plugin.json", 3, None),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code plugin reference; semver.org",
+    limits="It checks the form of the version, not that it increases from one release to the next.",
+    links=(sources.CLAUDE_PLUGINS, sources.SEMVER),
     check=check,
 )

@@ -8,7 +8,8 @@ from typing import Any
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
 
 PATH_KEYS = ("commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers")
@@ -39,7 +40,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 else:
                     problem = "does not exist"
                 yield RULE.finding(
-                    plugin,
                     f"'{key}' path '{raw}' {problem}",
                     manifest.line_of(key),
                     None,
@@ -67,6 +67,7 @@ RULE = PluginRule(
             }
         ),
         "csv-tools",
+        expect=(Expect("PE505", ".claude-plugin/plugin.json", 5, None),),
     ),
     good=Example(
         good_plugin(
@@ -79,5 +80,8 @@ RULE = PluginRule(
         "csv-tools",
     ),
     source="Claude Code plugin reference",
+    limits="Paths are checked for existence only; what the files hold (valid agents, commands, "
+    "hook JSON) is not. URLs and paths with `${…}` variables are skipped.",
+    links=(sources.CLAUDE_PLUGINS,),
     check=check,
 )

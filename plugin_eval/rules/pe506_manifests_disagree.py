@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import CODEX_MANIFEST, PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
 
 
@@ -20,7 +21,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         a, b = first.data.get(key), second.data.get(key)
         if a is not None and b is not None and a != b:
             yield RULE.finding(
-                plugin,
                 f"'{key}' is '{a}' in {first.path} but '{b}' in {second.path}",
                 second.line_of(key),
                 None,
@@ -42,8 +42,12 @@ RULE = PluginRule(
     bad=Example(
         good_plugin(**{CODEX_MANIFEST.replace("/", "__"): GOOD_MANIFEST.replace("1.2.0", "1.1.0")}),
         "csv-tools",
+        expect=(Expect("PE506", ".codex-plugin/plugin.json", 3, None),),
     ),
     good=Example(good_plugin(**{CODEX_MANIFEST.replace("/", "__"): GOOD_MANIFEST}), "csv-tools"),
     source="Claude Code and Codex plugin manifests",
+    limits="Only `name` and `version` are compared, and only between the first two manifests that "
+    "parse.",
+    links=(sources.CLAUDE_PLUGINS,),
     check=check,
 )

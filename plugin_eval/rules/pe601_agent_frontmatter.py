@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import good_plugin
 
 
@@ -14,12 +15,9 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
     for agent in plugin.agents:
         problems = agent.file.problems
         for problem in problems:
-            yield RULE.finding(
-                plugin, problem.message, problem.line, problem.column, path=agent.path
-            )
+            yield RULE.finding(problem.message, problem.line, problem.column, path=agent.path)
         if not problems and not isinstance(agent.meta.get("name"), str):
             yield RULE.finding(
-                plugin,
                 "agent has no 'name' in its frontmatter",
                 1,
                 1,
@@ -38,8 +36,15 @@ RULE = PluginRule(
     why="Claude Code registers a subagent from its frontmatter; without it the agent is never "
     "offered.",
     fix="Add frontmatter: name, description, tools, model.",
-    bad=Example(good_plugin(**{"agents__csv-analyst.md": "You analyse CSV files.\n"}), "csv-tools"),
+    bad=Example(
+        good_plugin(**{"agents__csv-analyst.md": "You analyse CSV files.\n"}),
+        "csv-tools",
+        expect=(Expect("PE601", "agents/csv-analyst.md", 1, 1),),
+    ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code subagents documentation",
+    limits="Only readable frontmatter and a string `name` are required; the other fields are "
+    "PE602–PE604's.",
+    links=(sources.CLAUDE_AGENTS,),
     check=check,
 )

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
 from plugin_eval.triggering import PROACTIVE, find_trigger
 
@@ -18,11 +19,10 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         description = agent.meta.get("description")
         if not isinstance(description, str) or not description.strip():
             yield RULE.finding(
-                plugin, "agent has no description", agent.line_of("description"), 1, path=agent.path
+                "agent has no description", agent.line_of("description"), 1, path=agent.path
             )
         elif not find_trigger(description) and not PROACTIVE.search(description):
             yield RULE.finding(
-                plugin,
                 "agent description never says when to use it (no 'Use PROACTIVELY when …' or "
                 "'Use when …')",
                 agent.line_of("description"),
@@ -53,8 +53,12 @@ RULE = PluginRule(
             }
         ),
         "csv-tools",
+        expect=(Expect("PE602", "agents/csv-analyst.md", 3, 1),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code subagents documentation",
+    limits="It recognises the trigger phrases of PE102 plus 'PROACTIVELY'; whether the situations "
+    "named are the right ones is not judged.",
+    links=(sources.CLAUDE_AGENTS,),
     check=check,
 )

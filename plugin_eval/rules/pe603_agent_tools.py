@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
 
 
@@ -17,7 +18,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         tools = agent.meta.get("tools")
         if tools is None:
             yield RULE.finding(
-                plugin,
                 "agent has no 'tools' list, so it inherits every tool of the session",
                 1,
                 1,
@@ -28,7 +28,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
         ):
             yield RULE.finding(
-                plugin,
                 "'tools' should be a comma-separated string or a list of tool names",
                 agent.line_of("tools"),
                 1,
@@ -51,8 +50,12 @@ RULE = PluginRule(
             **{"agents__csv-analyst.md": GOOD_AGENT.replace("tools: Read, Grep, Bash\n", "")}
         ),
         "csv-tools",
+        expect=(Expect("PE603", "agents/csv-analyst.md", 1, 1),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code subagents documentation",
+    limits="It checks that `tools` is present and well formed, not that the tools exist or fit the "
+    "agent's job. A missing `tools` has no line, so the finding points at line 1.",
+    links=(sources.CLAUDE_AGENTS,),
     check=check,
 )

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
 
 BARE_ALIASES = frozenset(
@@ -21,7 +22,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         model = agent.meta.get("model")
         if model is None:
             yield RULE.finding(
-                plugin,
                 "agent sets no 'model'",
                 1,
                 1,
@@ -30,7 +30,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             )
         elif isinstance(model, str) and model.strip().lower() in BARE_ALIASES:
             yield RULE.finding(
-                plugin,
                 f"model '{model}' is a bare alias: it changes meaning over time and other "
                 "harnesses do not know it",
                 agent.line_of("model"),
@@ -55,8 +54,12 @@ RULE = PluginRule(
             **{"agents__csv-analyst.md": GOOD_AGENT.replace("model: inherit", "model: sonnet")}
         ),
         "csv-tools",
+        expect=(Expect("PE604", "agents/csv-analyst.md", 5, 1),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code subagents documentation; Codex agent roles",
+    limits="A fixed list of bare aliases is known (sonnet, opus, haiku, …); any other string, "
+    "including a misspelt model id, passes.",
+    links=(sources.CLAUDE_AGENTS,),
     check=check,
 )

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
 
 # Built-in roles of Codex (default, worker, explorer) and Claude Code's built-in subagents.
@@ -30,7 +31,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         name = agent.meta.get("name")
         if isinstance(name, str) and name.strip().lower() in BUILT_IN:
             yield RULE.finding(
-                plugin,
                 f"agent name '{name}' collides with a built-in role",
                 agent.line_of("name"),
                 1,
@@ -54,8 +54,12 @@ RULE = PluginRule(
             **{"agents__csv-analyst.md": GOOD_AGENT.replace("name: csv-analyst", "name: worker")}
         ),
         "csv-tools",
+        expect=(Expect("PE605", "agents/csv-analyst.md", 2, 1),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Codex agent roles; Claude Code built-in subagents",
+    limits="The built-in role names are a fixed list from Claude Code and Codex; roles added by "
+    "later versions or by other plugins are not known.",
+    links=(sources.CLAUDE_AGENTS,),
     check=check,
 )

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_COMMAND, good_plugin
 
 ARGUMENT = re.compile(r"\$ARGUMENTS\b|\$[1-9]\b")
@@ -21,7 +22,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         if match:
             line = command.file.body_start + command.body.count("\n", 0, match.start())
             yield RULE.finding(
-                plugin,
                 f"command /{command.stem} uses {match.group(0)} but has no 'argument-hint'",
                 line,
                 None,
@@ -43,8 +43,12 @@ RULE = PluginRule(
             **{"commands__csv-clean.md": GOOD_COMMAND.replace("argument-hint: <path>\n", "")}
         ),
         "csv-tools",
+        expect=(Expect("PE702", "commands/csv-clean.md", 6, None),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code slash commands documentation",
+    limits="It looks for `$ARGUMENTS` and `$1`…`$9` in the prompt; whether the hint matches how "
+    "the arguments are used is not checked. The finding has a line but no column.",
+    links=(sources.CLAUDE_COMMANDS,),
     check=check,
 )

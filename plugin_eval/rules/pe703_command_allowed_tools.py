@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
-from plugin_eval.rules.base import Example, PluginRule
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_COMMAND, good_plugin
 
 # "!`git status`" runs before the prompt is sent (Claude Code's bash pre-execution).
@@ -22,7 +23,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
         ):
             yield RULE.finding(
-                plugin,
                 "'allowed-tools' should be a string or a list of strings",
                 command.line_of("allowed-tools"),
                 1,
@@ -33,7 +33,6 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         if match and tools is None:
             line = command.file.body_start + command.body.count("\n", 0, match.start())
             yield RULE.finding(
-                plugin,
                 f"command /{command.stem} runs {match.group(0)} but declares no 'allowed-tools'",
                 line,
                 None,
@@ -60,8 +59,12 @@ RULE = PluginRule(
             }
         ),
         "csv-tools",
+        expect=(Expect("PE703", "commands/csv-clean.md", 6, None),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code slash commands documentation",
+    limits="It looks for shell lines (`!` followed by a code span) in the prompt; whether "
+    "`allowed-tools` covers the commands they run is not checked.",
+    links=(sources.CLAUDE_COMMANDS,),
     check=check,
 )
