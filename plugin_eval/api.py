@@ -165,7 +165,8 @@ def score_target(
 
 def _preflight(settings: MonteCarloSettings) -> None:
     """A model backend that cannot start (no SDK, no key) is said before anything runs."""
-    from plugin_eval.montecarlo.backends import BackendUnavailable, preflight
+    from plugin_eval.montecarlo.backends import preflight
+    from plugin_eval.montecarlo.backends.base import BackendUnavailable
 
     try:
         preflight(settings)

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from plugin_eval.cli import app
 from plugin_eval.montecarlo import stats
-from plugin_eval.montecarlo.backends import Call, CallFailed, Reply
+from plugin_eval.montecarlo.backends.base import Call, CallFailed, Reply
 from plugin_eval.montecarlo.runner import BackendBroken, Runner
 from tests.conftest import REPO
 from tests.fake_llm_server import FakeLLM, answer

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from plugin_eval.cli import app
 from plugin_eval.document import parse_skill
-from plugin_eval.montecarlo.backends import NONE_TOOL, Call, Tool
+from plugin_eval.montecarlo.backends.base import NONE_TOOL, Call, Tool
 from plugin_eval.montecarlo.backends.offline import OfflineRouter
 from plugin_eval.montecarlo.distractors import find_candidates
 from plugin_eval.montecarlo.prompts import (

@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import asdict
 from pathlib import Path
 
-from plugin_eval.montecarlo.backends import Call, Reply
+from plugin_eval.montecarlo.backends.base import Call, Reply
 
 FORMAT = "1"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SKILL_FILE, SkillDocument, parse_skill
-from plugin_eval.montecarlo.backends import NONE_TOOL
+from plugin_eval.montecarlo.backends.base import NONE_TOOL
 from plugin_eval.montecarlo.lexical import Index
 
 MAX_DISTRACTORS = 20

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from plugin_eval.montecarlo import stats
-from plugin_eval.montecarlo.backends import NONE_TOOL
+from plugin_eval.montecarlo.backends.base import NONE_TOOL
 from plugin_eval.montecarlo.prompts import EvalCase
 from plugin_eval.montecarlo.results import (
     Consistency,

@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from plugin_eval.evidence import Evidence, SubScore
 from plugin_eval.montecarlo import measures, stats
-from plugin_eval.montecarlo.backends import public_url
+from plugin_eval.montecarlo.backends.base import public_url
 from plugin_eval.montecarlo.results import (
     CandidateInfo,
     Consistency,
@@ -49,7 +49,7 @@ from plugin_eval.scoring import composite as comp
 from plugin_eval.vocabulary import Layer
 
 if TYPE_CHECKING:
-    from plugin_eval.montecarlo.backends import Backend
+    from plugin_eval.montecarlo.backends.base import Backend
     from plugin_eval.montecarlo.distractors import CandidateSet
     from plugin_eval.montecarlo.prompts import EvalCase, PromptSet
     from plugin_eval.montecarlo.settings import MonteCarloSettings

@@ -24,7 +24,7 @@ import yaml
 
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
-from plugin_eval.montecarlo.backends import Tool
+from plugin_eval.montecarlo.backends.base import Tool
 from plugin_eval.montecarlo.lexical import NOT_FOR, without_boundaries
 from plugin_eval.triggering import find_trigger
 

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from plugin_eval.montecarlo import costs
-from plugin_eval.montecarlo.backends import Backend, Call, CallFailed, Reply, public_url
+from plugin_eval.montecarlo.backends.base import Backend, Call, CallFailed, Reply, public_url
 from plugin_eval.montecarlo.cache import ResponseCache, cache_key
 from plugin_eval.montecarlo.results import Usage
 

@@ -11,13 +11,13 @@ from contextlib import contextmanager
 
 from plugin_eval.document import SkillDocument
 from plugin_eval.montecarlo import costs, measures
-from plugin_eval.montecarlo.backends import (
+from plugin_eval.montecarlo.backends import make_backend
+from plugin_eval.montecarlo.backends.base import (
     NONE_DESCRIPTION,
     NONE_TOOL,
     Backend,
     Call,
     Tool,
-    make_backend,
 )
 from plugin_eval.montecarlo.cache import ResponseCache
 from plugin_eval.montecarlo.distractors import CandidateSet, find_candidates, nearest_first

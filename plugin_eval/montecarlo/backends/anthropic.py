@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugin_eval.montecarlo.backends import (
+from plugin_eval.montecarlo.backends.base import (
     Call,
     CallFailed,
     Reply,

@@ -8,7 +8,7 @@ matches on, as a reader would. It cannot write replies, so it measures triggerin
 
 from __future__ import annotations
 
-from plugin_eval.montecarlo.backends import NONE_TOOL, Call, CallFailed, Reply
+from plugin_eval.montecarlo.backends.base import NONE_TOOL, Call, CallFailed, Reply
 from plugin_eval.montecarlo.lexical import Index, without_boundaries
 
 # Under this match (about a fifth of the prompt's IDF-weighted words, each seen once),

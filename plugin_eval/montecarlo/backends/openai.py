@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from plugin_eval.montecarlo.backends import (
+from plugin_eval.montecarlo.backends.base import (
     Call,
     CallFailed,
     Reply,
