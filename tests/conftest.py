@@ -10,7 +10,8 @@ import pytest
 from plugin_eval.analysis import Facts
 from plugin_eval.config import Config
 from plugin_eval.document import SkillDocument, parse_skill
-from plugin_eval.engine import SkillResult, score_skill
+from plugin_eval.engine import score_skill
+from plugin_eval.results import SkillResult
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -15,7 +15,9 @@ from typer.testing import CliRunner
 from plugin_eval import api
 from plugin_eval.cli import app
 from plugin_eval.config import Config
-from plugin_eval.report.formats import FORMATS, names, renderer
+from plugin_eval.report.formats import FORMATS, Subject, names, renderer
+from plugin_eval.report.model import Report
+from plugin_eval.targets import Target
 from tests.conftest import REPO
 
 runner = CliRunner()
@@ -46,7 +48,7 @@ def test_score_paths_returns_reports_and_failures_without_stopping(
 
     real = api.score_target
 
-    def flaky(target: api.Target, *args: object, **kwargs: object) -> api.Report:
+    def flaky(target: Target, *args: object, **kwargs: object) -> Report:
         if target.folder.name == "log-triage":
             explode()
         return real(target, *args, **kwargs)  # type: ignore[arg-type]
@@ -57,7 +59,7 @@ def test_score_paths_returns_reports_and_failures_without_stopping(
     assert [(Path(f.path).name, f.error) for f in batch.failures] == [
         ("log-triage", "OSError: disk on fire")
     ]
-    assert api.exit_code(batch, Config(fail_on="none")) == api.EXIT_FAIL
+    assert api.exit_code(batch, api.configure(fail_on="none")) == api.EXIT_FAIL
 
 
 def test_usage_problems_are_raised_before_anything_is_scored(tmp_path: Path) -> None:
@@ -72,8 +74,8 @@ def test_usage_problems_are_raised_before_anything_is_scored(tmp_path: Path) -> 
 def test_exit_code_follows_threshold_and_fail_on() -> None:
     batch = api.score_paths([REPO / "corpus/broken-dead-links"])
     assert api.exit_code(batch, Config()) == api.EXIT_FAIL
-    assert api.exit_code(batch, Config(fail_on="none")) == api.EXIT_OK
-    assert api.exit_code(batch, Config(fail_on="none", threshold=99)) == api.EXIT_FAIL
+    assert api.exit_code(batch, api.configure(fail_on="none")) == api.EXIT_OK
+    assert api.exit_code(batch, api.configure(fail_on="none", threshold=99)) == api.EXIT_FAIL
 
 
 def test_every_registered_renderer_exists_with_the_one_signature() -> None:
@@ -85,7 +87,12 @@ def test_every_registered_renderer_exists_with_the_one_signature() -> None:
 
 
 def test_each_command_offers_exactly_the_formats_it_can_render() -> None:
-    for command, subject in (("score", "batch"), ("compare", "comparison"), ("rules", "rules")):
+    commands: list[tuple[str, Subject]] = [
+        ("score", "batch"),
+        ("compare", "comparison"),
+        ("rules", "rules"),
+    ]
+    for command, subject in commands:
         page = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).stdout
         shown = re.search(r"<([a-z|]+)>", page[page.index("--output ") :])
         assert shown and tuple(shown.group(1).split("|")) == names(subject), command
@@ -101,7 +108,7 @@ def test_output_files_are_written_from_one_scoring_pass(
     calls: list[str] = []
     real = api.score_target
 
-    def counted(target: api.Target, *args: object, **kwargs: object) -> api.Report:
+    def counted(target: Target, *args: object, **kwargs: object) -> Report:
         calls.append(target.display)
         return real(target, *args, **kwargs)  # type: ignore[arg-type]
 

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from plugin_eval.cli import app
 from plugin_eval.scoring import composite as comp
+from plugin_eval.vocabulary import Layer
 from tests.conftest import MakeSkill
 
 SEED_WEIGHTS = {
@@ -79,10 +80,11 @@ def test_static_dimension_scores_are_their_sub_scores(make_skill: MakeSkill) -> 
 
 
 def test_blend_renormalises_over_layers_that_scored() -> None:
-    assert comp.blend({"static": 0.4}, "triggering_accuracy") == pytest.approx(0.4)
-    mixed = comp.blend({"static": 0.4, "monte_carlo": 0.9}, "triggering_accuracy")
+    static, monte_carlo = Layer.STATIC, Layer.MONTE_CARLO
+    assert comp.blend({static: 0.4}, "triggering_accuracy") == pytest.approx(0.4)
+    mixed = comp.blend({static: 0.4, monte_carlo: 0.9}, "triggering_accuracy")
     assert mixed == pytest.approx((0.15 * 0.4 + 0.60 * 0.9) / 0.75)
-    assert comp.blend({"static": 0.5}, "output_quality") is None
+    assert comp.blend({static: 0.5}, "output_quality") is None
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from plugin_eval.config import Config
-from plugin_eval.engine import SkillResult, score_skill
+from plugin_eval.engine import score_skill
+from plugin_eval.results import SkillResult
 from tests.conftest import CORPUS_REAL
 
 pytestmark = pytest.mark.skipif(not CORPUS_REAL.exists(), reason="shared corpus-real not present")

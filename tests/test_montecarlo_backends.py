@@ -253,7 +253,8 @@ def test_the_test_server_runs_on_its_own_for_a_demo() -> None:
 class Scripted:
     """A backend that plays a script of replies and failures (no HTTP)."""
 
-    name, model, base_url = "scripted", "m", None
+    name, model = "scripted", "m"
+    base_url: str | None = None
     simulated, can_answer, can_generate = False, True, False
 
     def __init__(self, *script: Reply | CallFailed | float) -> None:

@@ -85,4 +85,5 @@ def test_the_traceback_goes_to_the_debug_log(
     with caplog.at_level(logging.DEBUG, logger="plugin_eval"):
         engine.score_skill(_folder(tmp_path, rule.good), Config(), "s")
     (record,) = [r for r in caplog.records if r.exc_info]
+    assert record.exc_info is not None
     assert rule.code in record.getMessage() and "rule exploded" in str(record.exc_info[1])
