@@ -13,6 +13,7 @@ request itself (the command line's exit 2), raised before anything is scored.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -186,6 +187,17 @@ def render(
 ) -> str:
     """``data`` (a ``Batch``, a comparison, or rules) in output format ``output``."""
     return render_format(output, subject, data, options or RenderOptions())
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write to a temporary file beside ``path`` and rename: never a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def exit_code(batch: Batch, config: Config) -> int:

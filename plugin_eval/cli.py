@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -123,20 +122,9 @@ def _emit(
     for name, path in files:
         text = api.render(data, name, subject, RenderOptions(explain=explain))
         try:
-            _write_atomically(path, text)
+            api.write_output(path, text)
         except OSError as err:
             raise _usage(f"--output-file {name}={path}: {err.strerror or err}") from None
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write to a temporary file beside ``path`` and rename: never a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 @app.command("score")

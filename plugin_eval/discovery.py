@@ -10,6 +10,7 @@ from pathlib import Path
 
 from plugin_eval.document import SKILL_FILE
 from plugin_eval.plugin import MANIFESTS
+from plugin_eval.vocabulary import Kind
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
 MANIFEST_DIRS = frozenset(m.split("/")[0] for m in MANIFESTS)
@@ -20,7 +21,7 @@ SKIPPED_DIRS = frozenset({"node_modules", "__pycache__"})
 class Item:
     """A plugin or a loose skill, named by its path relative to the root."""
 
-    kind: str
+    kind: Kind
     folder: Path
     rel: str
     # A marketplace.json entry (as JSON text) standing in for a missing plugin.json.
@@ -49,13 +50,13 @@ def discover(root: Path) -> Discovery:
     for item in _marketplace_entries(root, notes):
         items.setdefault(item.rel, item)
     # A skill inside a plugin's skills/ is the plugin's, not loose.
-    plugin_roots = {i.rel for i in items.values() if i.kind == "plugin"}
+    plugin_roots = {i.rel for i in items.values() if i.kind is Kind.PLUGIN}
 
     def in_plugin(rel: str) -> bool:
         parts = rel.split("/")
         return any("/".join(parts[:n]) in plugin_roots for n in range(len(parts) - 1, -1, -1))
 
-    loose = {rel: i for rel, i in items.items() if i.kind == "plugin" or not in_plugin(rel)}
+    loose = {rel: i for rel, i in items.items() if i.kind is Kind.PLUGIN or not in_plugin(rel)}
     return Discovery(sorted(loose.values(), key=lambda i: i.rel), notes)
 
 
@@ -75,7 +76,7 @@ def _walk(root: Path, notes: list[str]) -> Iterator[Item]:
         names = {e.name for e in entries}
         folder = Path(path)
         if any(m.split("/")[0] in names and (folder / m).is_file() for m in MANIFESTS):
-            yield Item("plugin", folder, rel)  # a plugin is one unit: its skills/ go with it
+            yield Item(Kind.PLUGIN, folder, rel)  # a plugin is one unit: its skills/ go with it
             continue
         if SKILL_FILE in names:
             skills.append((folder, rel))  # and keep walking: skills may nest skills
@@ -104,7 +105,7 @@ def _walk(root: Path, notes: list[str]) -> Iterator[Item]:
         tree[rel] = listed
         stack.extend(reversed(children))
     for folder, rel in skills:
-        yield Item("skill", folder, rel, names=_subtree(tree, rel))
+        yield Item(Kind.SKILL, folder, rel, names=_subtree(tree, rel))
 
 
 def _subtree(tree: dict[str, list[tuple[str, str]]], rel: str) -> tuple[str, ...]:
@@ -143,5 +144,5 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
         if folder.is_dir() and not any((folder / m).is_file() for m in MANIFESTS):
             rel = folder.relative_to(root).as_posix()
             yield Item(
-                "plugin", folder, "" if rel == "." else rel, json.dumps(entry, sort_keys=True)
+                Kind.PLUGIN, folder, "" if rel == "." else rel, json.dumps(entry, sort_keys=True)
             )

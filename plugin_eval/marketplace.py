@@ -172,9 +172,7 @@ def _error_row(task: Task, error: str) -> SummaryRow:
 
 
 def _task(item: Item, want_key: bool = False) -> Task:
-    return Task(
-        Kind(item.kind), str(item.folder), item.rel, item.slug, item.entry, item.names, want_key
-    )
+    return Task(item.kind, str(item.folder), item.rel, item.slug, item.entry, item.names, want_key)
 
 
 def _subdir(kind: Kind) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from plugin_eval.evidence import SubScore
 from plugin_eval.findings import Finding
-from plugin_eval.montecarlo.results import MonteCarloResult
 from plugin_eval.scoring.composite import CompositeResult
 from plugin_eval.vocabulary import Depth, Kind, Layer
+
+if TYPE_CHECKING:  # a quick run never loads the Monte Carlo layer's types
+    from plugin_eval.montecarlo.results import MonteCarloResult
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from plugin_eval.document import SKILL_FILE
 from plugin_eval.plugin import is_plugin
+from plugin_eval.vocabulary import Kind
 
 
 class TargetError(Exception):
@@ -17,7 +18,7 @@ class TargetError(Exception):
 class Target:
     folder: Path
     display: str
-    kind: str = "skill"
+    kind: Kind = Kind.SKILL
 
 
 def _display(path: Path) -> str:
@@ -36,7 +37,7 @@ def resolve(path: Path) -> tuple[list[Target], list[str]]:
     if (path / SKILL_FILE).is_file():
         return [Target(path, _display(path))], []
     if is_plugin(path):
-        return [Target(path, _display(path), "plugin")], []
+        return [Target(path, _display(path), Kind.PLUGIN)], []
     raise TargetError(
         f"{path}: not a skill folder (no {SKILL_FILE}) or a plugin folder "
         "(no .claude-plugin/plugin.json)"

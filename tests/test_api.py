@@ -210,3 +210,36 @@ def test_schema_row_describes_every_summary_row(tmp_path: Path) -> None:
     for row in rows:
         jsonschema.validate(row, schema)
     assert runner.invoke(app, ["schema", "--row", "--batch"]).exit_code == 2
+
+
+def test_a_quick_text_score_loads_no_layer_renderer_or_sdk_it_does_not_use() -> None:
+    code = (
+        "import sys\n"
+        "from plugin_eval.cli import main\n"
+        "try:\n"
+        "    main(['score', 'corpus/csv-cleanup'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    loaded = set(done.stdout.split())
+    unused = {
+        "numpy",
+        "scipy",
+        "anthropic",
+        "openai",
+        "sqlite3",
+        "asyncio",
+        "plugin_eval.montecarlo.layer",
+        "plugin_eval.montecarlo.results",
+        "plugin_eval.report.sarif",
+        "plugin_eval.report.html",
+        "plugin_eval.report.github",
+        "plugin_eval.report.markdown",
+        "plugin_eval.marketplace",
+    }
+    assert "plugin_eval.report.text" in loaded
+    assert not unused & loaded

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -113,10 +113,10 @@ class Report(_Model):
     tool: str = "plugin-eval"
     version: str = __version__
     generated_at: str = Field(description="The only field that changes between identical runs.")
-    kind: str = "skill"
+    kind: Literal["skill", "plugin"] = "skill"
     path: str
     name: str
-    depth: str
+    depth: Depth
     layers_not_run: list[str] = Field(
         default_factory=list, description="Layers the depth names that did not run (judge)."
     )
@@ -138,7 +138,7 @@ class PartOut(_Model):
 
 
 class PluginReport(Report):
-    kind: str = "plugin"
+    kind: Literal["skill", "plugin"] = "plugin"
     skills: list[Report] = Field(description="The full report of every skill in skills/.")
     parts: list[PartOut] = Field(description="Agents, commands and the manifest, as scored.")
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from plugin_eval.montecarlo.results import Estimate, MonteCarloResult, PromptOutcome
+if TYPE_CHECKING:  # only a run with the Monte Carlo layer builds these
+    from plugin_eval.montecarlo.results import Estimate, MonteCarloResult, PromptOutcome
 
 
 class _Model(BaseModel):
