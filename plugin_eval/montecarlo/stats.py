@@ -13,8 +13,9 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats as st
 
+from plugin_eval.scoring.composite import LEVEL, central
+
 Z95 = 1.959963984540054
-LEVEL = 0.95
 RESAMPLES = 2000
 SEED = 4
 
@@ -78,13 +79,7 @@ def cluster_weights(groups: int, seed: int = SEED, resamples: int = RESAMPLES) -
 
 def percentile(values: NDArray[np.float64] | Sequence[float]) -> tuple[float, float] | None:
     """The central 95 % of bootstrap replicates (NaN replicates dropped)."""
-    data = np.asarray(values, dtype=float)
-    data = data[np.isfinite(data)]
-    if data.size == 0:
-        return None
-    alpha = (1 - LEVEL) / 2
-    low, high = np.quantile(data, [alpha, 1 - alpha])
-    return float(low), float(high)
+    return central([float(v) for v in values])
 
 
 def median_iqr(values: Sequence[float]) -> tuple[float, float, float]:

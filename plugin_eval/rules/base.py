@@ -111,17 +111,29 @@ class RuleDoc:
             fix=fix or self.fix,
         )
 
+    def counted(self) -> str:
+        """What the rule's findings count toward, in words."""
+        if self.anti_pattern:
+            return "Counts toward the anti-pattern penalty."
+        return f"Lowers the `{self.subscore}` sub-score."
+
+    def example_sections(self) -> list[str]:
+        """The failing and passing examples, as the rule's page shows them."""
+        return [
+            "## Failing example",
+            "",
+            *_example(self.bad),
+            "## Passing example",
+            "",
+            *_example(self.good),
+        ]
+
     def documentation(self) -> str:
         """The rule's page, as `plugin-eval rule CODE` prints it (Markdown)."""
-        counted = (
-            "Counts toward the anti-pattern penalty."
-            if self.anti_pattern
-            else f"Lowers the `{self.subscore}` sub-score."
-        )
         parts = [
             f"# {self.code} {self.name} ({self.flag})",
             "",
-            f"Severity: {self.severity.value}. {counted}",
+            f"Severity: {self.severity.value}. {self.counted()}",
             "",
             "## What it checks",
             "",
@@ -131,12 +143,7 @@ class RuleDoc:
             "",
             self.why,
             "",
-            "## Failing example",
-            "",
-            *_example(self.bad),
-            "## Passing example",
-            "",
-            *_example(self.good),
+            *self.example_sections(),
             "## Fix",
             "",
             self.fix,

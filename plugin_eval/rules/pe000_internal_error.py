@@ -30,31 +30,11 @@ class InternalRule(RuleDoc):
             fix=self.fix,
         )
 
-    def documentation(self) -> str:
-        return "\n".join(
-            [
-                f"# {self.code} {self.name} ({self.flag})",
-                "",
-                f"Severity: {self.severity.value}. Counts toward no sub-score and no penalty.",
-                "",
-                "## What it checks",
-                "",
-                self.summary,
-                "",
-                "## Why it matters",
-                "",
-                self.why,
-                "",
-                "## Fix",
-                "",
-                self.fix,
-                "",
-                "## Known limits",
-                "",
-                self.limits,
-                "",
-            ]
-        )
+    def counted(self) -> str:
+        return "Counts toward no sub-score and no penalty."
+
+    def example_sections(self) -> list[str]:
+        return []  # a crash has no example skill: any skill can meet a broken rule
 
 
 RULE = InternalRule(

@@ -178,8 +178,8 @@ def composite(
 LEVEL = 0.95
 
 
-def central_interval(values: Sequence[float], point: float) -> tuple[float, float] | None:
-    """The central 95 % of resampled values (NaN dropped), widened to hold ``point``."""
+def central(values: Sequence[float]) -> tuple[float, float] | None:
+    """The central 95 % of resampled values, NaN dropped; None when none is left."""
     import numpy as np  # only when a layer measured its uncertainty
 
     data = np.asarray(values, dtype=float)
@@ -188,4 +188,10 @@ def central_interval(values: Sequence[float], point: float) -> tuple[float, floa
         return None
     alpha = (1 - LEVEL) / 2
     low, high = np.quantile(data, [alpha, 1 - alpha])
-    return min(float(low), point), max(float(high), point)
+    return float(low), float(high)
+
+
+def central_interval(values: Sequence[float], point: float) -> tuple[float, float] | None:
+    """The central 95 % of resampled values, widened to hold the estimate ``point``."""
+    bounds = central(values)
+    return None if bounds is None else (min(bounds[0], point), max(bounds[1], point))
