@@ -80,13 +80,30 @@ def _root(
     """Lint and score Agent Skills and Claude Code plugins."""
 
 
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever stderr is when a record is emitted (tests swap it)."""
+
+    @property
+    def stream(self) -> object:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: object) -> None:
+        pass
+
+
 def _debug(enabled: bool) -> None:
-    if enabled:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("debug: %(name)s: %(message)s"))
-        log = logging.getLogger("plugin_eval")
-        log.addHandler(handler)
-        log.setLevel(logging.DEBUG)
+    """With --debug, internal errors are logged on stderr with their traceback."""
+    log = logging.getLogger("plugin_eval")
+    for old in [h for h in log.handlers if isinstance(h, _Stderr)]:
+        log.removeHandler(old)  # a command run in-process after one with --debug is quiet
+    log.setLevel(logging.NOTSET)
+    if not enabled:
+        return
+    handler = _Stderr()
+    handler.setFormatter(logging.Formatter("debug: %(name)s: %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
 
 
 def _split(values: list[str] | None) -> list[str]:

@@ -87,3 +87,23 @@ def test_the_traceback_goes_to_the_debug_log(
     (record,) = [r for r in caplog.records if r.exc_info]
     assert record.exc_info is not None
     assert rule.code in record.getMessage() and "rule exploded" in str(record.exc_info[1])
+
+
+def test_the_command_line_reports_the_crash_and_debug_prints_the_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from plugin_eval.cli import app
+
+    rule = next(r for r in SKILL_RULES if r.code == "PE113")
+    crashing = tuple(replace(r, check=_boom) if r is rule else r for r in SKILL_RULES)
+    monkeypatch.setattr(engine, "SKILL_RULES", crashing)
+    folder = str(_folder(tmp_path, rule.good))
+    quiet = CliRunner().invoke(app, ["score", folder])
+    assert quiet.exit_code == 1  # PE000 is an error: a skill not fully checked never passes
+    assert "PE000 INTERNAL_ERROR rule PE113 crashed" in quiet.stdout
+    assert "Traceback" not in quiet.stderr
+    loud = CliRunner().invoke(app, ["score", folder, "--debug"])
+    assert "rule PE113 raised on SKILL.md" in loud.stderr
+    assert "Traceback" in loud.stderr and "RuntimeError: rule exploded" in loud.stderr
