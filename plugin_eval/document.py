@@ -27,9 +27,7 @@ MAX_LISTED_FILES = 5000
 # The inline pass runs per token in _Walk, and only where it can find something (below);
 # text_join only renames escapes to text, which _Walk reads alike.
 _MD = (
-    MarkdownIt("commonmark")
-    .enable("table")
-    .disable(["emphasis", "entity", "inline", "text_join"])
+    MarkdownIt("commonmark").enable("table").disable(["emphasis", "entity", "inline", "text_join"])
 )
 # Without one of these, the active inline rules (text, newline, escape, backticks, link,
 # image, autolink, html_inline) find nothing but text and line breaks.
