@@ -14,8 +14,9 @@ from urllib.parse import unquote
 
 import yaml
 from frontmatter.default_handlers import YAMLHandler
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+from plugin_eval.markdown_parser import MD, needs_inline, plain_text
 
 SKILL_FILE = "SKILL.md"
 # Folders the specification names; anything else in a skill folder is still listed.
@@ -23,15 +24,6 @@ RESOURCE_DIRS = ("references", "assets", "scripts")
 MAX_SKILL_BYTES = 4 * 1024 * 1024
 MAX_LISTED_FILES = 5000
 
-# Emphasis and entities change no structure a rule reads; leaving them out saves ~15 %.
-# The inline pass runs per token in _Walk, and only where it can find something (below);
-# text_join only renames escapes to text, which _Walk reads alike.
-_MD = (
-    MarkdownIt("commonmark").enable("table").disable(["emphasis", "entity", "inline", "text_join"])
-)
-# Without one of these, the active inline rules (text, newline, escape, backticks, link,
-# image, autolink, html_inline) find nothing but text and line breaks.
-_INLINE_SYNTAX = re.compile(r"[\[`<\\]")
 _FENCE_LINE = YAMLHandler.FM_BOUNDARY
 _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -259,7 +251,7 @@ def parse_text(
     lines, body_start = head.lines, head.body_start
     body = "\n".join(lines[body_start - 1 :])
     env: dict[str, Any] = {}
-    tokens = tuple(_MD.parse(body, env)) if body.strip() else ()
+    tokens = tuple(MD.parse(body, env)) if body.strip() else ()
     walk = _Walk(lines, body_start - 1, env)
     walk.run(tokens)
     return SkillDocument(
@@ -522,11 +514,11 @@ class _Walk:
 
     def _inline(self, tok: Token, line: int, block: str) -> str:
         """Collect links and prose from one inline token; return its visible text."""
-        if not _INLINE_SYNTAX.search(tok.content):
-            text = _plain_text(tok.content)
+        if not needs_inline(tok.content):
+            text = plain_text(tok.content)
             self.prose.append(Prose(text, line, block))
             return text
-        tok.children = _MD.inline.parse(tok.content, _MD, self.env, [])
+        tok.children = MD.inline.parse(tok.content, MD, self.env, [])
         parts: list[str] = []
         start_line = line
         for child in tok.children:
@@ -565,25 +557,6 @@ class _Walk:
         if bracket > 0 and source[bracket - 1] == "!":
             bracket -= 1
         return (bracket if bracket >= 0 else at) + 1
-
-
-def _plain_text(content: str) -> str:
-    """What the inline parser shows of text without link, code, HTML or escape syntax.
-
-    Its newline rule drops the spaces before a line break (one for a soft break, all of
-    them for a hard break) and the spaces and tabs after it.
-    """
-    if "\n" not in content:
-        return content
-    lines = content.split("\n")
-    last = len(lines) - 1
-    for i, line in enumerate(lines):
-        if i:
-            line = line.lstrip(" \t")
-        if i < last and line.endswith(" "):
-            line = line.rstrip(" ") if line.endswith("  ") else line[:-1]
-        lines[i] = line
-    return "\n".join(lines)
 
 
 def list_folder(folder: Path) -> Listing:
