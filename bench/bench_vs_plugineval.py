@@ -52,8 +52,10 @@ def calibration_ms() -> float:
 
 
 def child_env() -> dict[str, str]:
-    # Neither tool may see the other's package through PYTHONPATH.
-    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    # Neither tool may see the other's package through PYTHONPATH; and both run from cached
+    # bytecode, as installed tools do (pip compiles PluginEval's; the warm-up run writes ours).
+    hidden = ("PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE")
+    return {k: v for k, v in os.environ.items() if k not in hidden}
 
 
 def python_312() -> str | None:

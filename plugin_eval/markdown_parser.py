@@ -6,7 +6,7 @@ Two savings, neither of which changes a token or a view a rule reads:
   character of the line, the rules that cannot start there (a heading needs ``#``, a fence
   ``` ` ``` or ``~``); each skipped rule would have returned False without touching the state;
 - the inline parser runs per inline token, only on text that holds link, image, code span,
-  autolink, HTML or escape syntax (``needs_inline``); the rest is text and line breaks,
+  autolink, HTML or escape syntax (``INLINE_SYNTAX``); the rest is text and line breaks,
   which ``plain_text`` reproduces.
 """
 
@@ -106,7 +106,7 @@ class _FirstCharRuler(Ruler[BlockRule]):
 
 def _parser() -> MarkdownIt:
     # Emphasis and entities change no structure a rule reads; the inline pass runs per token
-    # (see needs_inline), and text_join only renames escapes to text, which reads alike.
+    # (see INLINE_SYNTAX), and text_join only renames escapes to text, which reads alike.
     md = MarkdownIt("commonmark").enable("table")
     md.disable(["emphasis", "entity", "inline", "text_join"])
     md.block.ruler = _FirstCharRuler(md.block.ruler)
@@ -117,16 +117,11 @@ MD = _parser()
 
 # Without one of these, the active inline rules (text, newline, escape, backticks, link,
 # image, autolink, html_inline) find nothing but text and line breaks.
-_INLINE_SYNTAX = re.compile(r"[\[`<\\]")
-
-
-def needs_inline(content: str) -> bool:
-    """Whether the inline parser can find more than text and line breaks in ``content``."""
-    return _INLINE_SYNTAX.search(content) is not None
+INLINE_SYNTAX = re.compile(r"[\[`<\\]")
 
 
 def plain_text(content: str) -> str:
-    """What the inline parser shows of text for which ``needs_inline`` is False.
+    """What the inline parser shows of text in which ``INLINE_SYNTAX`` finds nothing.
 
     Its newline rule drops the spaces before a line break (one for a soft break, all of them
     for a hard one) and the spaces and tabs after it.

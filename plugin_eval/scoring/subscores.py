@@ -155,17 +155,22 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
 
     prose = [p for p in doc.prose if p.block != "heading"]
     joined = facts.prose_lower
+    # Read only when there is no input or output section, the one case that uses it.
     io_prose = (
         IO_PROSE.search(joined)
-        if "put" in joined
-        or "return" in joined
-        or "take" in joined
-        or "accept" in joined
-        or "expect" in joined
-        or "receive" in joined
-        or "produce" in joined
-        or "emit" in joined
-        or "respond" in joined
+        if not inputs
+        and not outputs
+        and (
+            "put" in joined
+            or "return" in joined
+            or "take" in joined
+            or "accept" in joined
+            or "expect" in joined
+            or "receive" in joined
+            or "produce" in joined
+            or "emit" in joined
+            or "respond" in joined
+        )
         else None
     )
     structured = [
