@@ -15,7 +15,7 @@ from urllib.parse import unquote
 import yaml
 from markdown_it.token import Token
 
-from plugin_eval.markdown_parser import INLINE_SYNTAX, MD, plain_text
+from plugin_eval.markdown_parser import INLINE_SYNTAX, MD, parse, plain_text
 
 SKILL_FILE = "SKILL.md"
 # Folders the specification names; anything else in a skill folder is still listed.
@@ -252,7 +252,7 @@ def parse_text(
     lines, body_start = head.lines, head.body_start
     body = "\n".join(lines[body_start - 1 :])
     env: dict[str, Any] = {}
-    tokens = tuple(MD.parse(body, env)) if body.strip() else ()
+    tokens = tuple(parse(body, env)) if body.strip() else ()
     walk = _Walk(lines, body_start - 1, env)
     walk.run(tokens)
     return SkillDocument(

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.ruler import Rule, Ruler
 from markdown_it.rules_block import StateBlock
+from markdown_it.token import Token
 
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
@@ -105,15 +107,28 @@ class _FirstCharRuler(Ruler[BlockRule]):
 
 
 def _parser() -> MarkdownIt:
+    # `parse` normalizes instead of a regex pass over every line end (see there).
     # Emphasis and entities change no structure a rule reads; the inline pass runs per token
     # (see INLINE_SYNTAX), and text_join only renames escapes to text, which reads alike.
     md = MarkdownIt("commonmark").enable("table")
-    md.disable(["emphasis", "entity", "inline", "text_join"])
+    md.disable(["normalize", "emphasis", "entity", "inline", "text_join"])
     md.block.ruler = _FirstCharRuler(md.block.ruler)
     return md
 
 
 MD = _parser()
+
+
+def parse(src: str, env: dict[str, Any]) -> list[Token]:
+    """The block tokens of ``src``, whose lines must all end in a bare line feed already.
+
+    markdown-it's normalize rule would make every line end a line feed and every NUL a
+    U+FFFD; the documents come with the first done, so only the second is left.
+    """
+    if "\0" in src:
+        src = src.replace("\0", "\ufffd")
+    return MD.parse(src, env)
+
 
 # Without one of these, the active inline rules (text, newline, escape, backticks, link,
 # image, autolink, html_inline) find nothing but text and line breaks.

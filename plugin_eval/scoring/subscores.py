@@ -268,7 +268,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
 def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Body within the specification's budgets, detail in linked references/."""
     lines, tokens = doc.body_lines, facts.body_tokens
-    content_lines = sum(1 for line in doc.lines[doc.body_start - 1 :] if line.strip())
+    content_lines = sum(map(bool, map(str.strip, doc.lines[doc.body_start - 1 :])))
     evidence: list[Evidence] = []
     if content_lines < 3:
         evidence.append(Evidence(f"body is nearly empty ({content_lines} lines of text)", 0.10))
