@@ -58,7 +58,7 @@ def child_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in hidden}
 
 
-def python_312() -> str | None:
+def python_3_12_or_newer() -> str | None:
     """A Python >= 3.12 to build PluginEval's venv with: on PATH, or a pyenv version."""
     candidates = [shutil.which(name) for name in ("python3.13", "python3.12", "python3")]
     pyenv = os.environ.get("PYENV_ROOT", str(Path.home() / ".pyenv"))
@@ -81,7 +81,7 @@ def plugineval_venv(venv: Path, source: Path, python: str | None) -> Path:
         return venv
     if not (source / "pyproject.toml").exists():
         raise SystemExit(f"PluginEval's source is not at {source} (use --plugineval-src)")
-    python = python or python_312()
+    python = python or python_3_12_or_newer()
     if python is None:
         raise SystemExit("PluginEval needs Python >= 3.12 and none was found (use --python)")
     print(f"installing PluginEval from {source} into {venv} with {python} …", file=sys.stderr)
