@@ -121,6 +121,12 @@ class Listing:
 
 @dataclass(frozen=True)
 class SkillDocument:
+    """One parsed SKILL.md and its folder listing.
+
+    ``tokens`` is markdown-it's block stream; an inline token has children only when its text
+    holds link, code, HTML or escape syntax (see markdown_parser): read text from ``prose``.
+    """
+
     folder: Path
     raw: bytes
     text: str
