@@ -1,15 +1,18 @@
-"""Skills per second of the static layer over a tree of skills, in one process.
+"""Score every SKILL.md under ROOT with plugin-eval's static layer, in one process.
 
-    python bench/bench_static.py [ROOT] [--repeat N]
+    python bench/bench_static.py [ROOT ...] [--repeat N] [--json FILE]
 
-ROOT defaults to ../shared/corpus-real. Prints the best and median of N runs and the
-ratio to PluginEval's published ~5.7 ms a skill (one process, same corpus).
+The counterpart of PluginEval's sweep script: parse and score each skill (depth quick) and
+print the number of skills and the seconds spent on stderr, once per pass; with --json FILE
+also write each skill's composite score, badge, static sub-scores and flags. The first pass
+is the cold one (as in a fresh `report`); later passes show the warm, in-process figure.
+bench_vs_plugineval.py runs it beside PluginEval's sweep.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
+import json
 import sys
 import time
 from pathlib import Path
@@ -17,34 +20,40 @@ from pathlib import Path
 from plugin_eval.config import Config
 from plugin_eval.engine import score_skill
 
-PLUGINEVAL_MS_PER_SKILL = 5.7
+REPO = Path(__file__).resolve().parents[1]
+
+
+def default_root() -> Path:
+    """The shared real-world corpus beside the repository."""
+    return REPO.parent / "shared" / "corpus-real"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = Path(__file__).resolve().parents[1].parent / "shared" / "corpus-real"
-    parser.add_argument("root", nargs="?", type=Path, default=default)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("root", nargs="*", type=Path)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    skills = sorted(p.parent for p in args.root.rglob("SKILL.md"))
+    roots = args.root or [default_root()]
+    skills = [md.parent for root in roots for md in sorted(root.rglob("SKILL.md"))]
     if not skills:
-        print(f"no SKILL.md under {args.root}", file=sys.stderr)
+        print(f"no SKILL.md under {', '.join(map(str, roots))}", file=sys.stderr)
         return 2
     config = Config()
-    runs = []
+    out: dict[str, object] = {}
     for _ in range(args.repeat):
         start = time.perf_counter()
         for folder in skills:
-            score_skill(folder, config, folder.name)
-        runs.append((time.perf_counter() - start) / len(skills) * 1000)
-    best, median = min(runs), statistics.median(runs)
-    print(f"skills: {len(skills)}  runs: {args.repeat}")
-    print(f"best   {best:.2f} ms/skill  ({1000 / best:.0f} skills/s)")
-    print(f"median {median:.2f} ms/skill  ({1000 / median:.0f} skills/s)")
-    print(
-        f"PluginEval ~{PLUGINEVAL_MS_PER_SKILL} ms/skill: {PLUGINEVAL_MS_PER_SKILL / median:.2f}x its "
-        "throughput (median)"
-    )
+            result = score_skill(folder, config, folder.name)
+            out[str(folder)] = {
+                "score": result.composite.score,
+                "badge": result.composite.badge,
+                "sub": {name: sub.score for name, sub in result.subscores.items()},
+                "flags": [f.flag for f in result.anti_patterns],
+            }
+        print(len(skills), "skills", f"{time.perf_counter() - start:.3f}", "s", file=sys.stderr)
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1, default=str))
     return 0
 
 

@@ -13,9 +13,9 @@ from typing import Any
 from urllib.parse import unquote
 
 import yaml
-from frontmatter.default_handlers import YAMLHandler
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+from plugin_eval.markdown_parser import INLINE_SYNTAX, MD, parse, plain_text
 
 SKILL_FILE = "SKILL.md"
 # Folders the specification names; anything else in a skill folder is still listed.
@@ -23,9 +23,9 @@ RESOURCE_DIRS = ("references", "assets", "scripts")
 MAX_SKILL_BYTES = 4 * 1024 * 1024
 MAX_LISTED_FILES = 5000
 
-# Emphasis and entities change no structure a rule reads; leaving them out saves ~15 %.
-_MD = MarkdownIt("commonmark").enable("table").disable(["emphasis", "entity"])
-_FENCE_LINE = YAMLHandler.FM_BOUNDARY
+# python-frontmatter's YAMLHandler.FM_BOUNDARY, written out: importing the package for this
+# one pattern cost a few milliseconds of every start.
+_FENCE_LINE = re.compile(r"^-{3,}\s*$", re.MULTILINE)
 _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -61,14 +61,14 @@ class FieldInfo:
     value_line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Heading:
     level: int
     text: str
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CodeBlock:
     language: str
     content: str
@@ -78,7 +78,7 @@ class CodeBlock:
     closed: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     target: str
     text: str
@@ -87,7 +87,7 @@ class Link:
     image: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Prose:
     """Text of one paragraph, list item, table cell or heading, outside any code."""
 
@@ -121,6 +121,12 @@ class Listing:
 
 @dataclass(frozen=True)
 class SkillDocument:
+    """One parsed SKILL.md and its folder listing.
+
+    ``tokens`` is markdown-it's block stream; an inline token has children only when its text
+    holds link, code, HTML or escape syntax (see markdown_parser): read text from ``prose``.
+    """
+
     folder: Path
     raw: bytes
     text: str
@@ -251,8 +257,9 @@ def parse_text(
     head = read_frontmatter_file(raw, problems)
     lines, body_start = head.lines, head.body_start
     body = "\n".join(lines[body_start - 1 :])
-    tokens = tuple(_MD.parse(body)) if body.strip() else ()
-    walk = _Walk(lines, body_start - 1)
+    env: dict[str, Any] = {}
+    tokens = tuple(parse(body, env)) if body.strip() else ()
+    walk = _Walk(lines, body_start - 1, env)
     walk.run(tokens)
     return SkillDocument(
         folder=folder,
@@ -435,12 +442,38 @@ def _node_kind(node: yaml.Node) -> str:
     return "scalar"
 
 
+# Tokens that open or close nothing a view reads.
+_PASSIVE = frozenset(
+    {
+        "paragraph_open",
+        "paragraph_close",
+        "bullet_list_open",
+        "bullet_list_close",
+        "ordered_list_open",
+        "ordered_list_close",
+        "thead_open",
+        "thead_close",
+        "tbody_open",
+        "tbody_close",
+        "tr_open",
+        "tr_close",
+        "th_open",
+        "th_close",
+        "td_open",
+        "td_close",
+        "hr",
+    }
+)
+_needs_inline = INLINE_SYNTAX.search
+
+
 class _Walk:
     """One pass over the token stream collecting what rules and scores read."""
 
-    def __init__(self, lines: tuple[str, ...], offset: int) -> None:
+    def __init__(self, lines: tuple[str, ...], offset: int, env: dict[str, Any]) -> None:
         self.lines = lines
         self.offset = offset
+        self.env = env
         self.headings: list[Heading] = []
         self.code_blocks: list[CodeBlock] = []
         self.links: list[Link] = []
@@ -454,12 +487,38 @@ class _Walk:
     def run(self, tokens: tuple[Token, ...]) -> None:
         heading_level = 0
         in_table = in_list = in_quote = 0
-        last_line = self.offset + 1
+        offset = self.offset
+        last_line = offset + 1
+        prose = self.prose
         for tok in tokens:
-            if tok.map is not None:
-                last_line = self.offset + tok.map[0] + 1
+            span = tok.map
+            if span is not None:
+                last_line = offset + span[0] + 1
             kind = tok.type
-            if kind == "heading_open":
+            # Most tokens are inline text or the paragraphs around it: tested first.
+            if kind == "inline":
+                block = (
+                    "heading"
+                    if heading_level
+                    else "table"
+                    if in_table
+                    else "list"
+                    if in_list
+                    else "quote"
+                    if in_quote
+                    else "paragraph"
+                )
+                content = tok.content
+                if _needs_inline(content) is None:
+                    text = plain_text(content)
+                    prose.append(Prose(text, last_line, block))
+                else:
+                    text = self._inline(tok, last_line, block)
+                if heading_level:
+                    self.headings.append(Heading(heading_level, text.strip(), last_line))
+            elif kind in _PASSIVE:
+                continue
+            elif kind == "heading_open":
                 heading_level = int(tok.tag[1:])
             elif kind == "heading_close":
                 heading_level = 0
@@ -482,21 +541,6 @@ class _Walk:
                 self._code(tok)
             elif kind == "html_block":
                 self.comments.append(Prose(tok.content, last_line, "html"))
-            elif kind == "inline":
-                block = (
-                    "heading"
-                    if heading_level
-                    else "table"
-                    if in_table
-                    else "list"
-                    if in_list
-                    else "quote"
-                    if in_quote
-                    else "paragraph"
-                )
-                text = self._inline(tok, last_line, block)
-                if heading_level:
-                    self.headings.append(Heading(heading_level, text.strip(), last_line))
 
     def _code(self, tok: Token) -> None:
         assert tok.map is not None
@@ -513,14 +557,15 @@ class _Walk:
 
     def _inline(self, tok: Token, line: int, block: str) -> str:
         """Collect links and prose from one inline token; return its visible text."""
+        tok.children = MD.inline.parse(tok.content, MD, self.env, [])
         parts: list[str] = []
         start_line = line
-        for child in tok.children or ():
+        for child in tok.children:
             kind = child.type
             if kind in ("softbreak", "hardbreak"):
                 parts.append("\n")
                 line += 1
-            elif kind == "text":
+            elif kind in ("text", "text_special"):
                 parts.append(child.content)
             elif kind == "code_inline":
                 parts.append(" ")

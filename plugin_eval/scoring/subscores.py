@@ -136,17 +136,22 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
 
     prose = [p for p in doc.prose if p.block != "heading"]
     joined = facts.prose_lower
+    # Read only when there is no input or output section, the one case that uses it.
     io_prose = (
         IO_PROSE.search(joined)
-        if "put" in joined
-        or "return" in joined
-        or "take" in joined
-        or "accept" in joined
-        or "expect" in joined
-        or "receive" in joined
-        or "produce" in joined
-        or "emit" in joined
-        or "respond" in joined
+        if not inputs
+        and not outputs
+        and (
+            "put" in joined
+            or "return" in joined
+            or "take" in joined
+            or "accept" in joined
+            or "expect" in joined
+            or "receive" in joined
+            or "produce" in joined
+            or "emit" in joined
+            or "respond" in joined
+        )
         else None
     )
     structured = [
@@ -244,7 +249,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
 def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Body within the specification's budgets, detail in linked references/."""
     lines, tokens = doc.body_lines, facts.body_tokens
-    content_lines = sum(1 for line in doc.lines[doc.body_start - 1 :] if line.strip())
+    content_lines = sum(map(bool, map(str.strip, doc.lines[doc.body_start - 1 :])))
     evidence: list[Evidence] = []
     if content_lines < 3:
         evidence.append(Evidence(f"body is nearly empty ({content_lines} lines of text)", 0.10))

@@ -1,0 +1,78 @@
+"""The parser's shortcuts give what markdown-it itself gives (a guard for markdown-it upgrades)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from plugin_eval.markdown_parser import INLINE_SYNTAX, MD, parse, plain_text
+
+# markdown-it as it comes, with the same rules on: every block rule tried on every line,
+# the inline parser run on every inline token.
+STOCK = MarkdownIt("commonmark").enable("table").disable(["emphasis", "entity"])
+
+LINE_STARTS = [
+    "",
+    " ",
+    "   ",
+    "    ",
+    "\t",
+    "- ",
+    "* ",
+    "+ ",
+    "1. ",
+    "2) ",
+    "> ",
+    "# ",
+    "```",
+    "~~~",
+    "---",
+    "***",
+    "___",
+    "| ",
+    "[a]: /x",
+    "<div>",
+    "<!-- ",
+    "===",
+    "a ",
+    "-",
+]
+LINE_ENDS = ["", " b", " | c |", "|---|---|", "  ", " *d*", " `e`", " <f>", "\\", " [g]", " -->"]
+MARKDOWN = st.lists(
+    st.tuples(st.sampled_from(LINE_STARTS), st.sampled_from(LINE_ENDS)), max_size=12
+).map(lambda lines: "\n".join(start + end for start, end in lines))
+WORDS = st.text(alphabet=st.sampled_from(list("ab *_#-!&|:.")), max_size=8)
+PLAIN = st.lists(
+    st.tuples(
+        st.sampled_from(["", " ", "  ", "\t "]), WORDS, st.sampled_from(["", " ", "  ", "\t"])
+    ),
+    min_size=1,
+    max_size=5,
+).map(lambda lines: "\n".join(lead + words + tail for lead, words, tail in lines).strip())
+
+
+def block_view(tokens: list[Token]) -> list[tuple[Any, ...]]:
+    return [(t.type, t.map, t.content, t.markup, t.info, t.level, t.attrs) for t in tokens]
+
+
+@settings(max_examples=400, deadline=None)
+@given(MARKDOWN)
+def test_block_tokens_are_markdown_its(source: str) -> None:
+    assert block_view(parse(source, {})) == block_view(STOCK.parse(source))
+
+
+@settings(max_examples=400, deadline=None)
+@given(PLAIN)
+def test_plain_text_is_what_the_inline_parser_shows(text: str) -> None:
+    assert INLINE_SYNTAX.search(text) is None
+    children = MD.inline.parse(text, MD, {}, [])
+    shown = "".join("\n" if c.type in ("softbreak", "hardbreak") else c.content for c in children)
+    assert plain_text(text) == shown
+
+
+def test_nul_becomes_the_replacement_character() -> None:
+    assert block_view(parse("a\0b", {})) == block_view(STOCK.parse("a\0b"))
