@@ -59,7 +59,43 @@ def _code_guard(rule: BlockRule) -> BlockRule:
     return code
 
 
-_GUARDS = {"table": _table_guard, "code": _code_guard}
+def _hr_guard(rule: BlockRule) -> BlockRule:
+    def hr(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        # A thematic break is three or more of one marker; most `-` lines are list items.
+        at = state.bMarks[start] + state.tShift[start]
+        marker = state.src[at : at + 1]
+        if not marker or state.src.count(marker, at, state.eMarks[start]) < 3:
+            return False
+        return rule(state, start, end, silent)
+
+    return hr
+
+
+def _lheading_guard(rule: BlockRule) -> BlockRule:
+    def lheading(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        # A setext heading needs an underline of `=` or `-` before the paragraph's first
+        # empty line; without a line starting so, the rule fails. It fails after setting
+        # `parentType` to "paragraph" (it restores it only on success), so that is kept.
+        src, begins, shifts = state.src, state.bMarks, state.tShift
+        line = start + 1
+        while line < end and not state.isEmpty(line):
+            at = begins[line] + shifts[line]
+            if src[at : at + 1] in ("-", "="):
+                return rule(state, start, end, silent)
+            line += 1
+        if not state.is_code_block(start):
+            state.parentType = "paragraph"
+        return False
+
+    return lheading
+
+
+_GUARDS = {
+    "table": _table_guard,
+    "code": _code_guard,
+    "hr": _hr_guard,
+    "lheading": _lheading_guard,
+}
 
 
 def _dispatch(rules: Sequence[Rule[BlockRule]]) -> BlockRule:

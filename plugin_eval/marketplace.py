@@ -23,7 +23,7 @@ from plugin_eval.cache import Cache, checksum, item_key
 from plugin_eval.config import Config
 from plugin_eval.discovery import Item, discover
 from plugin_eval.document import MAX_SKILL_BYTES, SKILL_FILE, parse_skill
-from plugin_eval.engine import score_document
+from plugin_eval.engine import collection_paused, score_document
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.report.model import (
     FindingChanges,
@@ -93,21 +93,25 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
         # Taken before scoring, so the key describes the content that was scored.
         key = item_key(task.kind, task.rel, folder, task.names)
     try:
-        if task.kind is Kind.PLUGIN:
-            manifest = json.loads(task.entry) if task.entry else None
-            plugin = score_plugin(Path(task.folder), config, task.rel or ".", Depth.QUICK, manifest)
-            report: Report = build_plugin_report(plugin, PLACEHOLDER)
-            outside = sorted({c for s in plugin.skills for c in s.outside_checks})
-        else:
-            doc = parse_skill(folder)
-            if task.want_key:
-                # The key hashes the very bytes that are scored (read once, not twice).
-                whole = len(doc.raw) < MAX_SKILL_BYTES
-                contents = {SKILL_FILE: doc.raw} if whole else None
-                key = item_key(task.kind, task.rel, folder, task.names, contents)
-            skill = score_document(doc, config, task.rel or ".", Depth.QUICK)
-            report = build_report(skill, PLACEHOLDER)
-            outside = sorted(set(skill.outside_checks))
+        with collection_paused():
+            if task.kind is Kind.PLUGIN:
+                manifest = json.loads(task.entry) if task.entry else None
+                plugin = score_plugin(
+                    Path(task.folder), config, task.rel or ".", Depth.QUICK, manifest
+                )
+                report: Report = build_plugin_report(plugin, PLACEHOLDER)
+                outside = sorted({c for s in plugin.skills for c in s.outside_checks})
+            else:
+                doc = parse_skill(folder)
+                if task.want_key:
+                    # The key hashes the very bytes that are scored (read once, not twice).
+                    whole = len(doc.raw) < MAX_SKILL_BYTES
+                    contents = {SKILL_FILE: doc.raw} if whole else None
+                    key = item_key(task.kind, task.rel, folder, task.names, contents)
+                skill = score_document(doc, config, task.rel or ".", Depth.QUICK)
+                del doc  # freed before collection resumes, so no collection walks its tokens
+                report = build_report(skill, PLACEHOLDER)
+                outside = sorted(set(skill.outside_checks))
     except Exception as exc:  # one broken item never stops the run
         error = f"{type(exc).__name__}: {exc}"
         failed = json.dumps({"path": task.rel, "kind": task.kind, "errored": True, "error": error})
