@@ -10,9 +10,11 @@ from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_TOOLS
+from plugin_eval.textsearch import at_word_starts
 
+# Matched at word starts (see textsearch.at_word_starts): "the Read tool", not "bathe Read tool".
 TOOL_PROSE = re.compile(
-    r"\b(?:the|use|using|call|with)\s+(" + "|".join(sorted(CLAUDE_TOOLS)) + r")\s+tool\b"
+    r"(?:the|use|using|call|with)\s+(" + "|".join(sorted(CLAUDE_TOOLS)) + r")\s+tool\b"
 )
 
 
@@ -20,7 +22,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     text = facts.prose_text
     if " tool" not in text:
         return
-    for match in TOOL_PROSE.finditer(text):
+    for match in at_word_starts(TOOL_PROSE, text):
         line = facts.prose_line(match.start())
         column = doc.line_text(line).find(match.group(0)) + 1 or None
         yield RULE.finding(f"'{match.group(0)}' assumes Claude Code's tool names", line, column)

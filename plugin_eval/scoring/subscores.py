@@ -14,6 +14,7 @@ from plugin_eval.evidence import Evidence, SubScore, total
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import BY_CODE
 from plugin_eval.scoring.composite import penalty
+from plugin_eval.textsearch import from_starts
 from plugin_eval.vocabulary import DimensionName, SubScoreName
 
 # What one finding of a (non anti-pattern) rule takes off its sub-score.
@@ -48,15 +49,29 @@ def frontmatter_quality(doc: SkillDocument, facts: Facts, findings: list[Finding
     return total("frontmatter_quality", evidence + deductions("frontmatter_quality", findings))
 
 
-# Orchestrator signals, matched on lowercased prose. Each pattern starts with literals (fast
-# in `re`) and runs only when one of its keywords occurs; word starts are checked after.
-SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+# Orchestrator signals, matched on lowercased prose: (kind, regex, the words one of which
+# every match begins with, the words one of which the prose must hold for any match). The
+# regex is tried only where a start word occurs (textsearch.from_starts); word starts are
+# checked after.
+SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...]], ...] = (
     (
         "orchestration",
         re.compile(
             r"(?:orchestrat\w*|coordinat(?:e|es|ing)\b(?!\s+system)|dispatch\w*|delegat\w*|"
             r"supervis\w*|spawn\w*\s+(?:sub-?)?agents?|sub-?agents?|manag\w+\s+(?:the\s+)?workflow|"
             r"hand\s+off\s+to|route\s+(?:it|this|the\s+\w+)\s+to)\b"
+        ),
+        (
+            "orchestrat",
+            "coordinat",
+            "dispatch",
+            "delegat",
+            "supervis",
+            "spawn",
+            "sub",
+            "manag",
+            "hand",
+            "route",
         ),
         (
             "orchestrat",
@@ -75,6 +90,7 @@ SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
         re.compile(
             r"(?:call|invoke|run|use|trigger|launch)\s+(?:the\s+)?[\w-]+\s+(?:skill|agent)s?\b"
         ),
+        ("call", "invoke", "run", "use", "trigger", "launch"),
         ("skill", "agent"),
     ),
     (
@@ -83,6 +99,7 @@ SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
             r"(?:loop|repeat|iterate|keep\s+going)\s+until\b|decide\s+(?:which|what|whether)\b|"
             r"you\s+will\s+first\s+assess\b"
         ),
+        ("loop", "repeat", "iterate", "keep", "decide", "you"),
         ("until", "decide", "assess"),
     ),
 )
@@ -229,9 +246,9 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
 
     signals = [
         (f"{kind}: '{m.group(0)}'", facts.prose_line(m.start()))
-        for kind, regex, keywords in SIGNALS
+        for kind, regex, starts, keywords in SIGNALS
         if any(k in joined for k in keywords)
-        for m in regex.finditer(joined)
+        for m in from_starts(regex, joined, starts)
         if m.start() == 0 or not joined[m.start() - 1].isalnum()
     ]
     signals.sort(key=lambda s: s[1] or 0)
