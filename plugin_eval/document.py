@@ -15,7 +15,14 @@ from urllib.parse import unquote
 import yaml
 from markdown_it.token import Token
 
-from plugin_eval.markdown_parser import INLINE_SYNTAX, MD, parse, plain_text
+from plugin_eval.markdown_parser import (
+    INLINE_SYNTAX,
+    MD,
+    NOT_CODE_SPAN_ONLY,
+    code_spans,
+    parse,
+    plain_text,
+)
 
 SKILL_FILE = "SKILL.md"
 # Folders the specification names; anything else in a skill folder is still listed.
@@ -124,7 +131,7 @@ class SkillDocument:
     """One parsed SKILL.md and its folder listing.
 
     ``tokens`` is markdown-it's block stream; an inline token has children only when its text
-    holds link, code, HTML or escape syntax (see markdown_parser): read text from ``prose``.
+    holds link, HTML or escape syntax (see markdown_parser): read text from ``prose``.
     """
 
     folder: Path
@@ -557,6 +564,8 @@ class _Walk:
 
     def _inline(self, tok: Token, line: int, block: str) -> str:
         """Collect links and prose from one inline token; return its visible text."""
+        if NOT_CODE_SPAN_ONLY.search(tok.content) is None:
+            return self._code_spans(tok.content, line, block)
         tok.children = MD.inline.parse(tok.content, MD, self.env, [])
         parts: list[str] = []
         start_line = line
@@ -581,6 +590,23 @@ class _Walk:
                 self.links.append(Link(target, text, line, column, kind == "image"))
                 if kind == "image":
                     parts.append(child.content)
+        text = "".join(parts)
+        self.prose.append(Prose(text, start_line, block))
+        return text
+
+    def _code_spans(self, content: str, line: int, block: str) -> str:
+        """``_inline`` for text whose only syntax is code spans, without the inline parser."""
+        parts: list[str] = []
+        start_line = line
+        for kind, value in code_spans(content):
+            if kind == "break":
+                parts.append("\n")
+                line += 1
+            elif kind == "code":
+                parts.append(" ")
+                self.inline_code.append(Prose(value, line, block))
+            else:
+                parts.append(value)
         text = "".join(parts)
         self.prose.append(Prose(text, start_line, block))
         return text

@@ -188,3 +188,81 @@ def plain_text(content: str) -> str:
             line = line.rstrip(" ") if line.endswith("  ") else line[:-1]
         lines[i] = line
     return "\n".join(lines)
+
+
+# Inline text with backticks but none of these holds code spans, text and line breaks only.
+NOT_CODE_SPAN_ONLY = re.compile(r"[\[<\\]")
+
+
+def code_spans(content: str) -> list[tuple[str, str]]:
+    """What the inline parser makes of text whose only syntax is code spans.
+
+    ``("text", …)``, ``("code", …)`` and ``("break", "\n")`` parts, as markdown-it gives them
+    for content ``NOT_CODE_SPAN_ONLY`` finds nothing in: a run of backticks opens a code span
+    closed by the next run of the same length (else it is text); a code span's line ends
+    become spaces and one space is dropped from each end when both ends have one and it is
+    not all spaces (a tab counts as content); a line end drops the spaces before it (one for a soft break, all for a
+    hard one) and the spaces and tabs after it.
+    """
+    parts: list[tuple[str, str]] = []
+    pending: list[str] = []
+    size = len(content)
+    at = 0
+
+    def flush() -> None:
+        if pending:
+            text = "".join(pending)
+            pending.clear()
+            if text:
+                parts.append(("text", text))
+
+    while at < size:
+        char = content[at]
+        if char == "\n":
+            text = "".join(pending)
+            pending.clear()
+            if text.endswith("  "):
+                text = text.rstrip(" ")
+            elif text.endswith(" "):
+                text = text[:-1]
+            if text:
+                parts.append(("text", text))
+            parts.append(("break", "\n"))
+            at += 1
+            while at < size and content[at] in " \t":
+                at += 1
+            continue
+        if char != "`":
+            following = content.find("`", at)
+            newline = content.find("\n", at)
+            stop = min(x for x in (following, newline, size) if x >= 0)
+            pending.append(content[at:stop])
+            at = stop
+            continue
+        opener_end = at
+        while opener_end < size and content[opener_end] == "`":
+            opener_end += 1
+        length = opener_end - at
+        closer = opener_end
+        while True:
+            closer = content.find("`", closer)
+            if closer < 0:
+                break
+            closer_end = closer
+            while closer_end < size and content[closer_end] == "`":
+                closer_end += 1
+            if closer_end - closer == length:
+                break
+            closer = closer_end
+        if closer < 0:
+            pending.append(content[at:opener_end])
+            at = opener_end
+            continue
+        flush()
+        code = content[opener_end:closer].replace("\n", " ")
+        if code.startswith(" ") and code.endswith(" ") and code.strip(" "):
+            code = code[1:-1]
+        parts.append(("code", code))
+        at = closer + length
+    flush()
+    return parts

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hypothesis import given, settings
@@ -76,3 +77,58 @@ def test_plain_text_is_what_the_inline_parser_shows(text: str) -> None:
 
 def test_nul_becomes_the_replacement_character() -> None:
     assert block_view(parse("a\0b", {})) == block_view(STOCK.parse("a\0b"))
+
+
+CODE_PIECES = st.sampled_from(
+    ["`", "``", "```", "a", "b c", " ", "  ", "\t", "\n", "\n  ", "x`y", "` `", "``a`b``", "é"]
+)
+CODE_TEXT = st.lists(CODE_PIECES, max_size=16).map("".join)
+
+
+def _walked(content: str, fast: bool) -> tuple[Any, ...]:
+    from plugin_eval.document import _Walk
+
+    walk = _Walk(("",) * 40, 0, {})
+    token = Token("inline", "", 0)
+    token.content = content
+    text = walk._code_spans(content, 3, "paragraph") if fast else _full_inline(walk, token)
+    return text, walk.prose, walk.inline_code
+
+
+def _full_inline(walk: Any, token: Token) -> str:
+    # The general path: markdown-it's own inline parser.
+    import plugin_eval.document as document
+
+    original = getattr(document, "NOT_CODE_SPAN_ONLY")  # noqa: B009
+    setattr(document, "NOT_CODE_SPAN_ONLY", re.compile("."))  # noqa: B010
+    try:
+        return str(walk._inline(token, 3, "paragraph"))
+    finally:
+        setattr(document, "NOT_CODE_SPAN_ONLY", original)  # noqa: B010
+
+
+@settings(max_examples=1500, deadline=None)
+@given(CODE_TEXT)
+def test_code_span_text_reads_as_markdown_it_reads_it(raw: str) -> None:
+    # Inline content reaches the walk trimmed, as block rules leave it.
+    content = raw.strip()
+    assert _walked(content, fast=True) == _walked(content, fast=False)
+
+
+def test_code_spans_by_hand() -> None:
+    from plugin_eval.markdown_parser import code_spans
+
+    assert code_spans("run `a  b` then ``x`y``") == [
+        ("text", "run "),
+        ("code", "a  b"),
+        ("text", " then "),
+        ("code", "x`y"),
+    ]
+    assert code_spans("``not closed` here") == [("text", "``not closed` here")]
+    assert code_spans("a  \n  `` b ``\nc") == [
+        ("text", "a"),
+        ("break", "\n"),
+        ("code", "b"),
+        ("break", "\n"),
+        ("text", "c"),
+    ]
