@@ -18,17 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from calibration import calibration_ms  # bench/ is the script's folder
+
 from plugin_eval.config import Config
 from plugin_eval.marketplace import default_jobs, run_report
-
-
-def calibration_ms() -> float:
-    """A fixed pure-Python loop: how fast this machine is right now (shared hosts drift)."""
-    start = time.perf_counter()
-    total = 0
-    for i in range(3_000_000):
-        total += i * i % 7
-    return (time.perf_counter() - start) * 1000
 
 
 def count_skills(root: Path) -> int:

@@ -31,24 +31,16 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+from calibration import calibration_ms  # bench/ is the script's folder
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SHARED = REPO.parent / "shared"
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "plugin-eval-bench"
 SWEPT = re.compile(r"(\d+) skills ([\d.]+) s")
-
-
-def calibration_ms() -> float:
-    """A fixed pure-Python loop: how fast this machine is right now (shared hosts drift)."""
-    start = time.perf_counter()
-    total = 0
-    for i in range(3_000_000):
-        total += i * i % 7
-    return (time.perf_counter() - start) * 1000
 
 
 def child_env() -> dict[str, str]:

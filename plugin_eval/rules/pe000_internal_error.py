@@ -18,16 +18,10 @@ class InternalRule(RuleDoc):
 
     def crashed(self, rule_code: str, path: str, error: BaseException) -> Finding:
         """The finding that stands in for the findings of a rule that raised."""
-        return Finding(
-            path=path,
-            line=None,
-            column=None,
-            code=self.code,
-            flag=self.flag,
-            severity=self.severity,
-            message=f"rule {rule_code} crashed on this file ({type(error).__name__}: {error}); "
+        return self.finding(
+            f"rule {rule_code} crashed on this file ({type(error).__name__}: {error}); "
             "its findings are missing, every other rule's are reported",
-            fix=self.fix,
+            path=path,
         )
 
     def counted(self) -> str:
