@@ -10,13 +10,13 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from plugin_eval import suppression
 from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.config import Config
 from plugin_eval.document import SKILL_FILE, SkillDocument, parse_skill
@@ -32,9 +32,6 @@ if TYPE_CHECKING:
     from plugin_eval.montecarlo.settings import MonteCarloSettings
 
 log = logging.getLogger("plugin_eval")
-
-# `<!-- plugin-eval: ignore PE201 -->` in the body, `# plugin-eval: ignore PE106` in YAML.
-SUPPRESS = re.compile(r"plugin-eval:\s*ignore\b[\s:]*([A-Za-z0-9_, -]*)")
 
 # The layers this version has; a depth naming another one reports it as not run.
 BUILT_LAYERS = frozenset({Layer.STATIC, Layer.MONTE_CARLO})
@@ -75,49 +72,18 @@ def run_checks(
     return found
 
 
-def suppressions(doc: SkillDocument) -> dict[int, frozenset[str] | None]:
-    """Line → codes suppressed there (None: every code). A comment covers its line and the next."""
-    found: dict[int, frozenset[str] | None] = {}
-
-    def add(line: int, spec: str) -> None:
-        codes = frozenset(c for c in re.split(r"[\s,]+", spec.strip().upper()) if c) or None
-        for target in (line, line + 1):
-            prior = found.get(target, frozenset())
-            found[target] = None if codes is None or prior is None else prior | codes
-
-    for comment in doc.comments:
-        for offset, text in enumerate(comment.text.split("\n")):
-            if m := SUPPRESS.search(text):
-                add(comment.line + offset, m.group(1).split("-->")[0])
-    for number in range(2, doc.body_start - 1):
-        text = doc.lines[number - 1]
-        if "#" in text and (m := SUPPRESS.search(text.split("#", 1)[1])):
-            add(number, m.group(1))
-    return found
-
-
-def _suppressed(finding: Finding, table: dict[int, frozenset[str] | None]) -> bool:
-    if finding.line is None or finding.line not in table:
-        return False
-    codes = table[finding.line]
-    return codes is None or finding.code in codes or finding.flag in codes
-
-
 def run_rules(
     doc: SkillDocument, facts: Facts, config: Config, relpath: str
 ) -> tuple[list[Finding], int]:
-    """The findings of the enabled rules, less those suppressed, and how many were."""
-    table = suppressions(doc)
+    """The findings of the enabled rules, less those suppressed, and how many were; with the
+    problems of the suppression comments themselves (PE008, PE009)."""
     enabled = [rule for rule in SKILL_RULES if config.enabled(rule.code, relpath)]
-    kept: list[Finding] = []
-    dropped = 0
-    for finding in run_checks(enabled, lambda rule: rule.check(doc, facts), SKILL_FILE):
-        if _suppressed(finding, table):
-            dropped += 1
-        else:
-            kept.append(finding)
+    table = suppression.find(doc)
+    found = run_checks(enabled, lambda rule: rule.check(doc, facts), SKILL_FILE)
+    kept, hidden = suppression.apply(found, table)
+    kept += suppression.problems(table, lambda code: config.enabled(code, relpath))
     kept.sort(key=Finding.sort_key)
-    return kept, dropped
+    return kept, hidden
 
 
 def joined(display: str, rel: str) -> str:

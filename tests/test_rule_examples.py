@@ -17,13 +17,24 @@ from plugin_eval.config import Config
 from plugin_eval.engine import score_skill
 from plugin_eval.findings import Finding
 from plugin_eval.plugin_score import score_plugin
-from plugin_eval.rules import ALL_RULES, INTERNAL_ERROR, PLUGIN_RULES, SKILL_RULES
+from plugin_eval.rules import (
+    ALL_RULES,
+    ENGINE_RULES,
+    INTERNAL_ERROR,
+    PLUGIN_RULES,
+    SKILL_RULES,
+)
 from plugin_eval.rules.base import Example, Expect, RuleDoc
 from tests.conftest import write_files
 
 PLUGIN_CODES = frozenset(r.code for r in PLUGIN_RULES)
-# Every rule that runs on a skill or plugin; PE000 is reported by plugin-eval itself.
-CHECKED: tuple[RuleDoc, ...] = (*SKILL_RULES, *PLUGIN_RULES)
+# Every rule with an example: those that run on a skill or plugin, and the engine's own
+# suppression codes. PE000 (a crash) has no example skill.
+CHECKED: tuple[RuleDoc, ...] = (
+    *SKILL_RULES,
+    *PLUGIN_RULES,
+    *(rule for rule in ENGINE_RULES if rule is not INTERNAL_ERROR),
+)
 
 
 def findings_of(rule: RuleDoc, example: Example, tmp_path: Path) -> Counter[Expect]:

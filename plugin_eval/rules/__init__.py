@@ -16,6 +16,8 @@ from plugin_eval.rules import (
     pe005_unreadable,
     pe006_empty_file,
     pe007_duplicate_key,
+    pe008_unknown_suppression,
+    pe009_unused_suppression,
     pe101_empty_description,
     pe102_missing_trigger,
     pe103_missing_name,
@@ -112,9 +114,14 @@ PLUGIN_RULES: tuple[PluginRule, ...] = (
     pe702_command_argument_hint.RULE,
     pe703_command_allowed_tools.RULE,
 )
-# Reported by plugin-eval itself when a rule raises; it runs on nothing.
+# Codes the engine reports itself: a rule that raised, suppression comments that misfire.
 INTERNAL_ERROR = pe000_internal_error.RULE
-ALL_RULES: tuple[RuleDoc, ...] = (INTERNAL_ERROR, *SKILL_RULES, *PLUGIN_RULES)
+UNKNOWN_SUPPRESSION = pe008_unknown_suppression.RULE
+UNUSED_SUPPRESSION = pe009_unused_suppression.RULE
+ENGINE_RULES: tuple[RuleDoc, ...] = (INTERNAL_ERROR, UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION)
+ALL_RULES: tuple[RuleDoc, ...] = tuple(
+    sorted((*ENGINE_RULES, *SKILL_RULES, *PLUGIN_RULES), key=lambda rule: rule.code)
+)
 BY_CODE: dict[str, RuleDoc] = {rule.code: rule for rule in ALL_RULES}
 BY_FLAG: dict[str, RuleDoc] = {rule.flag: rule for rule in ALL_RULES}
 ANTI_PATTERNS: frozenset[str] = frozenset(r.flag for r in ALL_RULES if r.anti_pattern)

@@ -163,6 +163,19 @@ class RuleDoc:
 
 
 @dataclass(frozen=True)
+class EngineRule(RuleDoc):
+    """A code the engine reports itself (a crash, a suppression comment): it runs no check
+    of its own and lowers no score."""
+
+    def __post_init__(self) -> None:
+        if self.anti_pattern or self.subscore is not None:
+            raise ValueError(f"{self.code}: an engine code counts toward nothing")
+
+    def counted(self) -> str:
+        return "Counts toward no sub-score and no penalty."
+
+
+@dataclass(frozen=True)
 class Rule(RuleDoc):
     """A rule over one skill document."""
 

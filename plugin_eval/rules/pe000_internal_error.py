@@ -5,16 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.rules.base import GOOD_SKILL, Example, RuleDoc
+from plugin_eval.rules.base import GOOD_SKILL, EngineRule, Example
 
 
 @dataclass(frozen=True)
-class InternalRule(RuleDoc):
-    """A code plugin-eval reports about itself: it runs on nothing and lowers no score."""
-
-    def __post_init__(self) -> None:
-        if self.anti_pattern or self.subscore is not None:
-            raise ValueError(f"{self.code}: an internal code counts toward nothing")
+class InternalRule(EngineRule):
+    """Reported when a rule raises: it has no example skill, any skill can meet a broken rule."""
 
     def crashed(self, rule_code: str, path: str, error: BaseException) -> Finding:
         """The finding that stands in for the findings of a rule that raised."""
@@ -23,9 +19,6 @@ class InternalRule(RuleDoc):
             "its findings are missing, every other rule's are reported",
             path=path,
         )
-
-    def counted(self) -> str:
-        return "Counts toward no sub-score and no penalty."
 
     def example_sections(self) -> list[str]:
         return []  # a crash has no example skill: any skill can meet a broken rule

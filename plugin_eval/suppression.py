@@ -1,0 +1,141 @@
+"""Suppression comments: `<!-- plugin-eval: ignore PE201 -->` in the body, `# plugin-eval:
+ignore PE108` in the frontmatter.
+
+A body comment covers the lines it stands on and the next one; a frontmatter comment covers
+its own key (a comment alone on a line covers the key below it). A comment without codes
+covers every code. Codes are the words after `ignore`, separated by spaces or commas; they
+end at anything else, such as the `-->` that closes the comment. Each code is a rule's code
+or flag: an unknown one is reported (PE008), and so is a suppression that hides nothing
+(PE009), as ruff reports an unused `# noqa`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from plugin_eval.document import SKILL_FILE, SkillDocument
+from plugin_eval.findings import Finding
+from plugin_eval.rules import BY_CODE, BY_FLAG, UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION
+
+DIRECTIVE = re.compile(r"plugin-eval:\s*ignore(?![\w-])\s*:?")
+CODE = re.compile(r"[\s,]*([A-Za-z0-9_]+)")
+
+
+@dataclass
+class Suppression:
+    """One suppression comment: where it is, the lines it covers, the codes it names."""
+
+    line: int
+    column: int
+    covers: frozenset[int]
+    # Each code as written (upper-cased) with its column; empty: every code.
+    codes: tuple[tuple[str, int], ...]
+    used: set[str] = field(default_factory=set)
+    used_blanket: bool = False
+
+    def hides(self, finding: Finding) -> bool:
+        """Whether this comment suppresses ``finding``; remembers what it was used for."""
+        if finding.line is None or finding.line not in self.covers:
+            return False
+        if not self.codes:
+            self.used_blanket = True
+            return True
+        for code, _column in self.codes:
+            if code in (finding.code, finding.flag):
+                self.used.add(code)
+                return True
+        return False
+
+
+def _parse(text: str, line: int, offset: int, covers: frozenset[int]) -> Suppression | None:
+    """The suppression in ``text`` (one source line from column ``offset``), if any."""
+    directive = DIRECTIVE.search(text)
+    if directive is None:
+        return None
+    codes = []
+    at = directive.end()
+    while (match := CODE.match(text, at)) is not None:
+        codes.append((match.group(1).upper(), offset + match.start(1) + 1))
+        at = match.end()
+    return Suppression(line, offset + directive.start() + 1, covers, tuple(codes))
+
+
+def find(doc: SkillDocument) -> list[Suppression]:
+    """Every suppression comment of a skill, in line order."""
+    found: list[Suppression] = []
+    for comment in doc.comments:
+        for step, text in enumerate(comment.text.split("\n")):
+            line = comment.line + step
+            source = doc.line_text(line)
+            offset = max(0, source.find(text)) if text else 0
+            parsed = _parse(text, line, offset, frozenset({line, line + 1}))
+            if parsed is not None:
+                found.append(parsed)
+    for line in range(2, doc.body_start - 1):
+        source = doc.lines[line - 1]
+        if "#" not in source:
+            continue
+        key_part, _, remark = source.partition("#")
+        # A comment after a key covers that key; a comment alone covers the key below.
+        covers = frozenset({line} if key_part.strip() else {line + 1})
+        parsed = _parse(remark, line, len(key_part) + 1, covers)
+        if parsed is not None:
+            found.append(parsed)
+    return sorted(found, key=lambda s: (s.line, s.column))
+
+
+def apply(findings: Iterable[Finding], table: list[Suppression]) -> tuple[list[Finding], int]:
+    """The findings no comment hides, and how many were hidden."""
+    kept: list[Finding] = []
+    hidden = 0
+    for finding in findings:
+        if any(s.hides(finding) for s in table):
+            hidden += 1
+        else:
+            kept.append(finding)
+    return kept, hidden
+
+
+def problems(table: list[Suppression], enabled: Callable[[str], bool]) -> list[Finding]:
+    """PE008 for each unknown code, PE009 for each code (or blanket comment) that hid nothing.
+
+    A code whose rule did not run is never reported as unused: it may hide findings when it
+    runs.
+    """
+    out: list[Finding] = []
+    for s in table:
+        if not s.codes and not s.used_blanket and enabled(UNUSED_SUPPRESSION.code):
+            out.append(
+                UNUSED_SUPPRESSION.finding(
+                    "suppression of every code hides no finding here",
+                    s.line,
+                    s.column,
+                    fix="Remove the comment.",
+                    path=SKILL_FILE,
+                )
+            )
+        for code, column in s.codes:
+            rule = BY_CODE.get(code) or BY_FLAG.get(code)
+            if rule is None:
+                if enabled(UNKNOWN_SUPPRESSION.code):
+                    out.append(
+                        UNKNOWN_SUPPRESSION.finding(
+                            f"'{code}' in a suppression comment is not a rule's code or flag",
+                            s.line,
+                            column,
+                            path=SKILL_FILE,
+                        )
+                    )
+            elif code not in s.used and enabled(rule.code) and enabled(UNUSED_SUPPRESSION.code):
+                out.append(
+                    UNUSED_SUPPRESSION.finding(
+                        f"suppression of {code} hides no finding here",
+                        s.line,
+                        column,
+                        fix=f"Remove {code} from the comment (or the comment, if it is the last).",
+                        path=SKILL_FILE,
+                    )
+                )
+    return out

@@ -1,0 +1,77 @@
+"""Suppression comments: every documented form works, the broken ones are reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plugin_eval.config import Config
+from plugin_eval.engine import score_skill
+from plugin_eval.results import SkillResult
+from tests.conftest import MakeSkill
+
+HEAD = (
+    "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, "
+    "cleaning column names, or merging CSV files.\n"
+)
+
+
+def _score(folder: Path, config: Config | None = None) -> SkillResult:
+    return score_skill(folder, config or Config(), "s")
+
+
+def _found(result: SkillResult) -> list[tuple[str, int | None, int | None]]:
+    return [(f.code, f.line, f.column) for f in result.findings]
+
+
+def test_every_body_form_hides_the_link_on_its_line_or_the_next(make_skill: MakeSkill) -> None:
+    body = (
+        "---\n\n# S\n\n"
+        "See [a](references/a.md). <!--plugin-eval:ignore PE201-->\n\n"  # 8: no spaces
+        "See [b](references/b.md). <!-- plugin-eval: ignore -->\n\n"  # 10: every code
+        "<!-- plugin-eval: ignore ORPHAN_REFERENCE -->\n"  # 12: a flag, covering line 13
+        "See [c](references/c.md).\n\n"
+        "<!-- plugin-eval: ignore: pe201, PE202 -->\n"  # 15: colon, lower case, a list
+        "See [d](references/d.md).\n"
+    )
+    result = _score(make_skill(HEAD + body))
+    assert _found(result) == [("PE009", 15, 34)]  # PE202 hid nothing
+    assert result.suppressed == 4
+
+
+def test_a_yaml_comment_covers_its_own_key_only(make_skill: MakeSkill) -> None:
+    text = HEAD + "version: 2  # plugin-eval: ignore PE108\ncolour: red\n---\n\n# S\n\nSteps.\n"
+    assert _found(_score(make_skill(text))) == [("PE108", 5, 1)]
+
+
+def test_a_yaml_comment_alone_covers_the_key_below(make_skill: MakeSkill) -> None:
+    text = HEAD + "# plugin-eval: ignore PE108\ncolour: red\n---\n\n# S\n\nSteps.\n"
+    assert _found(_score(make_skill(text))) == []
+
+
+def test_an_unknown_code_is_a_warning_at_the_code(make_skill: MakeSkill) -> None:
+    text = HEAD + "---\n\n# S\n\nSee [a](references/a.md). <!-- plugin-eval: ignore PE2O1 -->\n"
+    result = _score(make_skill(text))
+    assert _found(result) == [("PE201", 8, 5), ("PE008", 8, 52)]
+    assert result.findings[1].severity.value == "warning"
+
+
+def test_a_suppression_that_hides_nothing_is_reported(make_skill: MakeSkill) -> None:
+    text = HEAD + "---\n\n# S\n\n<!-- plugin-eval: ignore -->\nSteps.\n"
+    result = _score(make_skill(text))
+    assert _found(result) == [("PE009", 8, 6)]
+    assert result.findings[0].severity.value == "info"
+
+
+def test_codes_of_rules_that_did_not_run_are_never_unused(make_skill: MakeSkill) -> None:
+    text = HEAD + "---\n\n# S\n\nSee [a](references/a.md). <!-- plugin-eval: ignore PE201 -->\n"
+    folder = make_skill(text)
+    assert _found(_score(folder, Config(ignore=["PE201"]))) == []
+    assert _found(_score(folder, Config(ignore=["PE009"]))) == []
+
+
+def test_suppression_codes_lower_no_score(make_skill: MakeSkill) -> None:
+    folder = make_skill(HEAD + "---\n\n# S\n\n<!-- plugin-eval: ignore PE2O1 -->\nSteps.\n")
+    reported, ignored = _score(folder), _score(folder, Config(ignore=["PE008"]))
+    assert [f.code for f in reported.findings] == ["PE008"] and not ignored.findings
+    assert reported.composite == ignored.composite
+    assert reported.subscores == ignored.subscores
