@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import os
 import tomllib
 from pathlib import Path
 from typing import Literal
@@ -28,6 +29,9 @@ class Config(BaseModel):
     threshold: float | None = Field(default=None, ge=0, le=100)
     fail_on: FailOn = Field(default="error", alias="fail-on")
     source: str | None = Field(default=None, exclude=True)
+    # The folder of the file that declared these settings: per-path-ignores patterns are
+    # relative to it, wherever plugin-eval runs from (the working folder when there is none).
+    root: str | None = None
 
     @field_validator("select", "ignore")
     @classmethod
@@ -37,18 +41,30 @@ class Config(BaseModel):
                 raise ValueError(f"'{selector}' matches no rule (see `plugin-eval rules`)")
         return value
 
-    def enabled(self, code: str, relpath: str) -> bool:
-        """Whether a rule applies to a file, given select, ignore and per-path ignores."""
+    def enabled(self, code: str, folder: str | os.PathLike[str]) -> bool:
+        """Whether a rule applies to the skill or plugin in ``folder``, given select, ignore
+        and the per-path ignores whose pattern matches the folder's path from ``root``."""
         if self.select is not None and not any(code in matching_codes(s) for s in self.select):
             return False
         if any(code in matching_codes(s) for s in self.ignore):
             return False
+        if not self.per_path_ignores:
+            return True
+        relpath = self.relative(folder)
+        if relpath is None:
+            return True
         for pattern, selectors in self.per_path_ignores.items():
             if _path_matches(relpath, pattern) and any(
                 code in matching_codes(s) for s in selectors
             ):
                 return False
         return True
+
+    def relative(self, folder: str | os.PathLike[str]) -> str | None:
+        """``folder`` as a path from ``root`` (forward slashes); None when outside it."""
+        base = os.path.abspath(self.root or os.curdir)
+        rel = os.path.relpath(os.path.abspath(folder), base).replace(os.sep, "/")
+        return None if rel == ".." or rel.startswith("../") else rel
 
     def fingerprint(self) -> str:
         return self.model_dump_json(by_alias=True)
@@ -105,11 +121,21 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: invalid TOML: {err}") from err
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: cannot read: {err}") from err
-    section = data.get("tool", {}).get("plugin-eval", {}) if path.name == "pyproject.toml" else data
+    if path.name == "pyproject.toml":
+        section = data.get("tool", {}).get("plugin-eval", {})
+    elif "tool" in data:
+        raise ConfigError(
+            f"{path}: holds a [tool.plugin-eval] table; in {path.name} write the settings at "
+            "the top level, without the table header (that form is for pyproject.toml)"
+        )
+    else:
+        section = data
     try:
         config = Config.model_validate(section)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(top level)"
         raise ConfigError(f"{path}: '{where}': {first['msg']}") from err
-    return config.model_copy(update={"source": str(path)})
+    return config.model_copy(
+        update={"source": str(path), "root": os.path.dirname(os.path.abspath(path))}
+    )

@@ -72,16 +72,14 @@ def run_checks(
     return found
 
 
-def run_rules(
-    doc: SkillDocument, facts: Facts, config: Config, relpath: str
-) -> tuple[list[Finding], int]:
+def run_rules(doc: SkillDocument, facts: Facts, config: Config) -> tuple[list[Finding], int]:
     """The findings of the enabled rules, less those suppressed, and how many were; with the
     problems of the suppression comments themselves (PE008, PE009)."""
-    enabled = [rule for rule in SKILL_RULES if config.enabled(rule.code, relpath)]
+    enabled = [rule for rule in SKILL_RULES if config.enabled(rule.code, doc.folder)]
     table = suppression.find(doc)
     found = run_checks(enabled, lambda rule: rule.check(doc, facts), SKILL_FILE)
     kept, hidden = suppression.apply(found, table)
-    kept += suppression.problems(table, lambda code: config.enabled(code, relpath))
+    kept += suppression.problems(table, lambda code: config.enabled(code, doc.folder))
     kept.sort(key=Finding.sort_key)
     return kept, hidden
 
@@ -101,7 +99,7 @@ def score_document(
 ) -> SkillResult:
     """The static layer of one parsed skill, with the composite it alone gives."""
     facts = Facts(doc)
-    findings, dropped = run_rules(doc, facts, config, display_path)
+    findings, dropped = run_rules(doc, facts, config)
     located = tuple(locate(display_path, f) for f in findings)
     subscores = compute(doc, facts, findings)
     values = {name: s.score for name, s in subscores.items()}

@@ -31,9 +31,9 @@ from plugin_eval.triggering import analyse
 from plugin_eval.vocabulary import Depth
 
 
-def plugin_findings(plugin: PluginDocument, config: Config, display: str) -> list[Finding]:
+def plugin_findings(plugin: PluginDocument, config: Config) -> list[Finding]:
     """The enabled plugin rules' findings; a rule that raises costs its own and one PE000."""
-    enabled = [rule for rule in PLUGIN_RULES if config.enabled(rule.code, display)]
+    enabled = [rule for rule in PLUGIN_RULES if config.enabled(rule.code, plugin.folder)]
     where = plugin.manifests[0].path if plugin.manifests else CLAUDE_MANIFEST
     found = run_checks(enabled, lambda rule: rule.check(plugin), where)
     found.sort(key=Finding.sort_key)
@@ -137,7 +137,7 @@ def score_plugin(
     """Score a plugin folder; ``manifest`` stands in for a missing plugin.json (marketplace)."""
     check_depth(depth)
     plugin = parse_plugin(folder, manifest)
-    own = plugin_findings(plugin, config, display)
+    own = plugin_findings(plugin, config)
     skills = [
         score_skill(path, config, joined(display, path.relative_to(folder).as_posix()), depth)
         for path in plugin.skills

@@ -132,9 +132,9 @@ def test_config_in_pyproject_is_found_above_the_skill(
 
 def test_plugin_eval_toml_per_path_ignores(make_skill: MakeSkill, tmp_path: Path) -> None:
     folder = make_skill(GOOD.replace("Trim cells.", "See [x](references/x.md)."))
-    (tmp_path / ".plugin-eval.toml").write_text(
-        f'[per-path-ignores]\n"{folder.as_posix()}" = ["PE2"]\n'
-    )
+    # Patterns are paths from the folder of the file that declares them.
+    (tmp_path / ".plugin-eval.toml").write_text('[per-path-ignores]\n"skills/*" = ["PE2"]\n')
+    assert folder == tmp_path / "skills" / "example-skill"
     assert run("score", str(folder))[0] == 0
 
 
