@@ -85,18 +85,31 @@ def configure(
     return config.model_copy(update=overrides)
 
 
-def targets_of(paths: Sequence[Path | str]) -> tuple[list[Target], list[str]]:
-    """The skills and plugins the paths name, and notes on what was skipped."""
+def targets_of(
+    paths: Sequence[Path | str],
+) -> tuple[list[Target], list[str], list[Failure]]:
+    """The skills and plugins the paths name (each once), notes on what was skipped, and the
+    paths that could not be read. One bad path never stops the others."""
     found: list[Target] = []
     notes: list[str] = []
+    failures: list[Failure] = []
+    seen: set[str] = set()
     for path in paths:
         try:
             targets, said = resolve(Path(path))
         except TargetError as exc:
-            raise UsageError(str(exc)) from None
-        found += targets
+            if exc.missing:
+                failures.append(Failure(str(path), str(exc).removeprefix(f"{path}: ")))
+            else:
+                notes.append(f"skipped {exc}")
+            continue
+        for target in targets:
+            key = os.path.abspath(target.folder)
+            if key not in seen:  # the same skill named twice is scored once
+                seen.add(key)
+                found.append(target)
         notes += said
-    return found, notes
+    return found, notes, failures
 
 
 def score_paths(
@@ -115,26 +128,28 @@ def score_paths(
         raise UsageError(str(err)) from None
     if monte_carlo is not None:
         _preflight(monte_carlo)
-    targets, notes = targets_of(paths)
-    if not targets:
-        raise UsageError("nothing to score")
-    plugins = [t.display for t in targets if t.kind == Kind.PLUGIN]
-    if plugins and depth is not Depth.QUICK:
-        # Said plainly rather than silently scoring the plugin with its static layer only.
-        raise UsageError(
-            f"{plugins[0]}: plugin folders are scored at --depth quick (static layer); for "
-            f"--depth {depth}, score its skills: {plugins[0]}/skills/NAME"
-        )
+    targets, notes, failures = targets_of(paths)
+    if not targets and not failures:
+        raise UsageError("nothing to score" + "".join(f"; {note}" for note in notes))
     save = monte_carlo.save_evals if monte_carlo is not None else None
     if save is not None and len(targets) > 1 and not save.is_dir():
         raise UsageError("--save-evals: with several skills, give a folder (one file per skill)")
     stamp = generated_at or now()
     reports: list[Report] = []
-    failures: list[Failure] = []
     said = set(notes)
     for target in targets:
+        item_depth = depth
+        if target.kind == Kind.PLUGIN and depth is not Depth.QUICK:
+            # Said plainly, per plugin, rather than silently scoring only its static layer.
+            item_depth = Depth.QUICK
+            notes.append(
+                f"{target.display}: plugin folders are scored at depth quick (static layer); "
+                f"for --depth {depth}, score its skills: {target.display}/skills/NAME"
+            )
         try:
-            report = score_target(target, config, depth, stamp, _per_target(monte_carlo, target))
+            report = score_target(
+                target, config, item_depth, stamp, _per_target(monte_carlo, target)
+            )
         except Exception as exc:  # one broken skill never hides the others
             failures.append(Failure(target.display, f"{type(exc).__name__}: {exc}"))
             continue
@@ -143,7 +158,8 @@ def score_paths(
             if note not in said:  # the same note for every skill of a batch is said once
                 said.add(note)
                 notes.append(f"{report.path}: {note}")
-    return Batch(stamp, tuple(reports), tuple(failures), tuple(notes), single=len(targets) == 1)
+    single = len(paths) == 1 and len(targets) == 1
+    return Batch(stamp, tuple(reports), tuple(failures), tuple(notes), single=single)
 
 
 def score_target(
@@ -243,7 +259,9 @@ def compare_paths(
 
 
 def _one_target(path: Path, display: str | None) -> Target:
-    found, _notes = targets_of([path])
+    found, notes, failures = targets_of([path])
+    if not found:
+        raise UsageError(f"{failures[0].path}: {failures[0].error}" if failures else notes[0])
     target = found[0]
     return Target(target.folder, display or target.display, target.kind)
 
@@ -277,6 +295,8 @@ def report_tree(
 
     if not root.is_dir():
         raise UsageError(f"{root}: not a folder")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: is a file; give a folder (it is created if missing)")
     if out.resolve() == root.resolve() or (out / "SKILL.md").exists() or is_plugin(out):
         raise UsageError(f"--out {out}: must be a folder of its own, not ROOT, a skill or a plugin")
     last = summary_report.load_previous(previous) if previous is not None else None

@@ -11,7 +11,12 @@ from plugin_eval.vocabulary import Kind
 
 
 class TargetError(Exception):
-    """A path that is neither a skill nor a plugin: a usage error (exit 2)."""
+    """A path that names no skill or plugin. ``missing`` when it cannot be read at all (a
+    failure for that path); otherwise it is something else, skipped with a note."""
+
+    def __init__(self, message: str, missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing
 
 
 @dataclass(frozen=True)
@@ -28,8 +33,12 @@ def _display(path: Path) -> str:
 
 def resolve(path: Path) -> tuple[list[Target], list[str]]:
     """The skill or plugin a path names, plus notes on what was skipped (and why)."""
-    if not path.exists():
-        raise TargetError(f"{path}: no such file or folder")
+    try:
+        exists = path.exists()
+    except OSError as err:  # a name too long, a folder that cannot be entered
+        raise TargetError(f"{path}: cannot be read ({err.strerror or err})", missing=True) from err
+    if not exists:
+        raise TargetError(f"{path}: no such file or folder", missing=True)
     if path.is_file():
         if path.name != SKILL_FILE:
             raise TargetError(f"{path}: not a SKILL.md file or a skill folder")

@@ -152,8 +152,9 @@ def test_folder_without_skill_md_is_a_usage_error(tmp_path: Path) -> None:
     assert code == 2 and "no SKILL.md" in err and "Traceback" not in out + err
 
 
-def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
-    assert run("score", str(tmp_path / "nope"))[0] == 2
+def test_a_missing_path_fails_for_itself(tmp_path: Path) -> None:
+    code, _, err = run("score", str(tmp_path / "nope"))
+    assert code == 1 and "nope: could not be scored: no such file or folder" in err
 
 
 def test_a_depth_without_its_layers_says_so(make_skill: MakeSkill) -> None:

@@ -85,10 +85,12 @@ def test_manifests_are_read_even_though_hidden(tmp_path: Path) -> None:
     assert [m.path for m in parse_plugin(folder).manifests] == [".claude-plugin/plugin.json"]
 
 
-def test_plugin_at_deep_depth_is_a_usage_error_not_a_silent_downgrade(tmp_path: Path) -> None:
+def test_plugin_at_deep_depth_is_scored_static_and_says_so_never_silently(tmp_path: Path) -> None:
     folder = _materialise(tmp_path, Example(good_plugin(), "csv-tools"))
-    result = CliRunner().invoke(app, ["score", str(folder), "--depth", "deep"])
-    assert result.exit_code == 2
+    result = CliRunner().invoke(app, ["score", str(folder), "--depth", "deep", "-o", "json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["depth"] == "quick"
+    assert "plugin folders are scored at depth quick" in result.stderr
     assert "skills/NAME" in result.stderr
 
 

@@ -7,15 +7,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from plugin_eval.report.formats import RenderOptions
-from plugin_eval.report.model import Batch, BatchReport
+from plugin_eval.report.model import Batch, BatchReport, FailureOut
 from plugin_eval.rules.base import RuleDoc
 
 
 def render_batch(batch: Batch, options: RenderOptions) -> str:
     """One item's report when one path named one item; otherwise a batch report."""
-    if batch.single and len(batch.reports) == 1:
+    if batch.single and len(batch.reports) == 1 and not batch.failures:
         return batch.reports[0].model_dump_json(indent=2) + "\n"
-    payload = BatchReport(generated_at=batch.generated_at, reports=list(batch.reports))
+    payload = BatchReport(
+        generated_at=batch.generated_at,
+        reports=list(batch.reports),
+        failures=[FailureOut(path=f.path, error=f.error) for f in batch.failures],
+    )
     return payload.model_dump_json(indent=2) + "\n"
 
 

@@ -143,12 +143,22 @@ class PluginReport(Report):
     parts: list[PartOut] = Field(description="Agents, commands and the manifest, as scored.")
 
 
+class FailureOut(_Model):
+    path: str = Field(description="The path as given.")
+    error: str = Field(description="Why nothing could be scored there.")
+
+
 class BatchReport(_Model):
     schema_version: str = SCHEMA_VERSION
     tool: str = "plugin-eval"
     version: str = __version__
     generated_at: str
     reports: list[PluginReport | Report]
+    failures: list[FailureOut] = Field(
+        default_factory=list,
+        description="Paths that could not be scored (missing, unreadable, or a crash); the "
+        "exit code is then 1.",
+    )
 
 
 class WeakDimension(_Model):
