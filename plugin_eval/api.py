@@ -216,19 +216,28 @@ def write_output(path: Path, text: str) -> None:
         partial.unlink(missing_ok=True)
 
 
+def verdict(batch: Batch, config: Config) -> list[str]:
+    """What makes the run fail, in words: paths that could not be scored, composites under
+    the threshold, findings at ``fail_on`` or worse. Empty when it passes."""
+    reasons = []
+    if batch.failures:
+        reasons.append(f"{len(batch.failures)} path(s) could not be scored")
+    if config.threshold is not None:
+        below = sum(r.composite.score < config.threshold for r in batch.reports)
+        if below:
+            reasons.append(f"{below} item(s) under the threshold {config.threshold:g}")
+    if config.fail_on != "none":
+        floor = Severity(config.fail_on).rank
+        found = sum(Severity(f.severity).rank >= floor for r in batch.reports for f in r.findings)
+        if found:
+            reasons.append(f"{found} finding(s) at {config.fail_on} or worse (--fail-on)")
+    return reasons
+
+
 def exit_code(batch: Batch, config: Config) -> int:
     """1 when something could not be scored, a composite is under the threshold, or a
     finding is at ``fail_on`` or worse; 0 otherwise."""
-    reports = batch.reports
-    if batch.failures:
-        return EXIT_FAIL
-    if config.threshold is not None and any(r.composite.score < config.threshold for r in reports):
-        return EXIT_FAIL
-    if config.fail_on != "none":
-        floor = Severity(config.fail_on).rank
-        if any(Severity(f.severity).rank >= floor for r in reports for f in r.findings):
-            return EXIT_FAIL
-    return EXIT_OK
+    return EXIT_FAIL if verdict(batch, config) else EXIT_OK
 
 
 def compare_paths(

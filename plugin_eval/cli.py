@@ -6,6 +6,7 @@ import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -124,20 +125,21 @@ def _files(specs: list[str] | None, subject: Subject) -> list[tuple[str, Path]]:
     return out
 
 
-def _options(explain: bool = False) -> RenderOptions:
-    """Text output at the terminal's width with colour; off a terminal, 240 columns, plain."""
-    if sys.stdout.isatty():
-        return RenderOptions(explain=explain, width=Console().width, colour=True)
-    return RenderOptions(explain=explain)
-
-
 def _emit(
-    data: object, subject: Subject, output: str, files: list[tuple[str, Path]], explain: bool
+    data: object,
+    subject: Subject,
+    output: str,
+    files: list[tuple[str, Path]],
+    options: RenderOptions | None = None,
 ) -> None:
-    """Render once per format asked: to standard output, and to each --output-file."""
-    sys.stdout.write(api.render(data, output, subject, _options(explain)))
+    """Render once per format asked: to standard output (text at the terminal's width, with
+    colour, when it is one), and to each --output-file."""
+    options = options or RenderOptions()
+    terminal = sys.stdout.isatty()
+    shown = replace(options, width=Console().width, colour=True) if terminal else options
+    sys.stdout.write(api.render(data, output, subject, shown))
     for name, path in files:
-        text = api.render(data, name, subject, RenderOptions(explain=explain))
+        text = api.render(data, name, subject, options)
         try:
             api.write_output(path, text)
         except OSError as err:
@@ -284,8 +286,10 @@ def score(
             f"[bold red]error:[/] {escape(failure.path)}: could not be scored: "
             f"{escape(failure.error)}"
         )
-    _emit(batch, "batch", output, files, explain)
-    raise typer.Exit(api.exit_code(batch, config))
+    reasons = api.verdict(batch, config)
+    options = RenderOptions(explain=explain, threshold=config.threshold, verdict=tuple(reasons))
+    _emit(batch, "batch", output, files, options)
+    raise typer.Exit(api.EXIT_FAIL if reasons else api.EXIT_OK)
 
 
 @app.command("compare")
@@ -312,7 +316,7 @@ def compare_command(
         data = api.compare_paths(a, b, against, config)
     except api.UsageError as err:
         raise _usage(str(err)) from None
-    _emit(data, "comparison", output, files, explain=False)
+    _emit(data, "comparison", output, files)
 
 
 @app.command("rules")
@@ -323,7 +327,7 @@ def list_rules(
     """List every rule with its code, flag and severity."""
     from plugin_eval.rules import ALL_RULES
 
-    _emit(ALL_RULES, "rules", output, _files(output_file, "rules"), explain=False)
+    _emit(ALL_RULES, "rules", output, _files(output_file, "rules"))
 
 
 @app.command("rule")

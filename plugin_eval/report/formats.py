@@ -25,6 +25,10 @@ class RenderOptions:
     # Text output: columns and colour (a terminal's own width; 240 and no colour off one).
     width: int = 240
     colour: bool = False
+    # The run's threshold (items under it are shown as failing), and what makes the exit
+    # code non-zero, in words (the text output ends with it).
+    threshold: float | None = None
+    verdict: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, FindingOut
-from plugin_eval.report.scored import Scored, badge_text
+from plugin_eval.report.scored import Scored, badge_text, below_threshold
 
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -44,13 +44,15 @@ def summary(report: Scored) -> str:
     return f"::notice title={title}::{escape_data(text)}"
 
 
-def render(reports: Sequence[Scored]) -> str:
-    """Every finding's annotation, then each report's summary notice, one command a line."""
+def render(reports: Sequence[Scored], threshold: float | None = None) -> str:
+    """Every finding's annotation, an error on each item under the threshold, then each
+    report's summary notice, one command a line."""
     lines = [annotation(f) for r in reports for f in r.findings]
+    lines += [annotation(f) for _, f in below_threshold(reports, threshold)]
     lines += [summary(r) for r in reports]
     return "".join(line + "\n" for line in lines)
 
 
 def render_batch(batch: Batch, options: RenderOptions) -> str:
     """Every report of the batch."""
-    return render(batch.reports)
+    return render(batch.reports, options.threshold)

@@ -8,6 +8,7 @@ from typing import Any
 from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, Report
+from plugin_eval.report.scored import below_threshold
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
 
@@ -137,8 +138,17 @@ def monte_carlo(report: Report) -> list[str]:
 
 
 def render_batch(batch: Batch, options: RenderOptions) -> str:
-    """Each report in turn."""
-    return "\n".join(render(r, options.explain) for r in batch.reports)
+    """Each report in turn, then the items under the threshold and why the run failed."""
+    text = "\n".join(render(r, options.explain) for r in batch.reports)
+    failing = below_threshold(batch.reports, options.threshold)
+    if not failing and not options.verdict:
+        return text
+    lines = ["", "## Result: FAIL", ""]
+    lines += [f"- `{cell(f.path)}`: {cell(f.message)}" for _, f in failing]
+    # The items under the threshold are listed one by one above; the other reasons follow.
+    others = [reason for reason in options.verdict if not failing or "threshold" not in reason]
+    lines += [f"- {cell(reason)}" for reason in others]
+    return text + "\n".join(lines) + "\n"
 
 
 def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:

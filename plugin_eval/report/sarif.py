@@ -14,7 +14,7 @@ from plugin_eval import __version__
 from plugin_eval.findings import Severity
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, FindingOut
-from plugin_eval.report.scored import Scored
+from plugin_eval.report.scored import Scored, below_threshold
 from plugin_eval.rules import ALL_RULES, lookup
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -47,12 +47,21 @@ class RuleInfo(Protocol):
     def documentation(self) -> str: ...
 
 
-def render(reports: Sequence[Scored], rules: Iterable[RuleInfo] = ALL_RULES) -> str:
+def render(
+    reports: Sequence[Scored],
+    rules: Iterable[RuleInfo] = ALL_RULES,
+    threshold: float | None = None,
+) -> str:
     """The SARIF log as JSON text: the same reports give the same bytes."""
-    return json.dumps(sarif_log(reports, rules), indent=2, ensure_ascii=False) + "\n"
+    log = sarif_log(reports, rules, threshold)
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
 
 
-def sarif_log(reports: Sequence[Scored], rules: Iterable[RuleInfo] = ALL_RULES) -> dict[str, Any]:
+def sarif_log(
+    reports: Sequence[Scored],
+    rules: Iterable[RuleInfo] = ALL_RULES,
+    threshold: float | None = None,
+) -> dict[str, Any]:
     """One run listing `rules`, then the rule of any other finding, and one result per finding."""
     descriptors = [_descriptor(rule) for rule in rules]
     index = {d["id"]: i for i, d in enumerate(descriptors)}
@@ -69,6 +78,8 @@ def sarif_log(reports: Sequence[Scored], rules: Iterable[RuleInfo] = ALL_RULES) 
     for report in reports:
         for f in report.findings:
             results.append(_result(f, index[f.code], report, seen))
+    for report, f in below_threshold(reports, threshold):
+        results.append(_result(f, index[f.code], report, seen))
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -175,5 +186,5 @@ def _sentence(text: str) -> str:
 
 
 def render_batch(batch: Batch, options: RenderOptions) -> str:
-    """Every report of the batch."""
-    return render(batch.reports)
+    """Every report of the batch, and a failing result for each item under the threshold."""
+    return render(batch.reports, threshold=options.threshold)

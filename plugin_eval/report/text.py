@@ -13,6 +13,7 @@ from rich.table import Table
 from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, PluginReport, Report
+from plugin_eval.report.scored import below_threshold
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
 
@@ -264,6 +265,12 @@ def render_batch(batch: Batch, options: RenderOptions) -> str:
     for report in batch.reports:
         render(console, report, options.explain)
     render_summary(console, list(batch.reports))
+    for failing, finding in below_threshold(batch.reports, options.threshold):
+        console.print(
+            f"[bold red]FAIL[/] {escape(failing.path)}: {escape(finding.message)}", soft_wrap=True
+        )
+    if options.verdict:
+        console.print(f"exit 1: {escape('; '.join(options.verdict))}", soft_wrap=True)
     return buffer.getvalue()
 
 

@@ -18,6 +18,7 @@ from plugin_eval.rules import (
     pe007_duplicate_key,
     pe008_unknown_suppression,
     pe009_unused_suppression,
+    pe010_below_threshold,
     pe101_empty_description,
     pe102_missing_trigger,
     pe103_missing_name,
@@ -114,11 +115,18 @@ PLUGIN_RULES: tuple[PluginRule, ...] = (
     pe702_command_argument_hint.RULE,
     pe703_command_allowed_tools.RULE,
 )
-# Codes the engine reports itself: a rule that raised, suppression comments that misfire.
+# Codes the engine reports itself: a rule that raised, suppression comments that misfire,
+# an item under the run's threshold.
 INTERNAL_ERROR = pe000_internal_error.RULE
 UNKNOWN_SUPPRESSION = pe008_unknown_suppression.RULE
 UNUSED_SUPPRESSION = pe009_unused_suppression.RULE
-ENGINE_RULES: tuple[RuleDoc, ...] = (INTERNAL_ERROR, UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION)
+BELOW_THRESHOLD = pe010_below_threshold.RULE
+ENGINE_RULES: tuple[RuleDoc, ...] = (
+    INTERNAL_ERROR,
+    UNKNOWN_SUPPRESSION,
+    UNUSED_SUPPRESSION,
+    BELOW_THRESHOLD,
+)
 ALL_RULES: tuple[RuleDoc, ...] = tuple(
     sorted((*ENGINE_RULES, *SKILL_RULES, *PLUGIN_RULES), key=lambda rule: rule.code)
 )

@@ -164,8 +164,11 @@ class RuleDoc:
 
 @dataclass(frozen=True)
 class EngineRule(RuleDoc):
-    """A code the engine reports itself (a crash, a suppression comment): it runs no check
-    of its own and lowers no score."""
+    """A code the engine reports itself (a crash, a suppression comment, a threshold): it
+    runs no check of its own and lowers no score. Without ``examples`` it has no example
+    skill, because any skill can meet it."""
+
+    examples: bool = True
 
     def __post_init__(self) -> None:
         if self.anti_pattern or self.subscore is not None:
@@ -173,6 +176,9 @@ class EngineRule(RuleDoc):
 
     def counted(self) -> str:
         return "Counts toward no sub-score and no penalty."
+
+    def example_sections(self) -> list[str]:
+        return super().example_sections() if self.examples else []
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,6 @@ class InternalRule(EngineRule):
             path=path,
         )
 
-    def example_sections(self) -> list[str]:
-        return []  # a crash has no example skill: any skill can meet a broken rule
-
 
 RULE = InternalRule(
     code="PE000",
@@ -39,6 +36,7 @@ RULE = InternalRule(
     bad=Example({"SKILL.md": GOOD_SKILL}),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="plugin-eval",
+    examples=False,
     limits="Only exceptions are caught: a rule that runs forever or reports a wrong place is not "
     "detected here. An exception in the parse or in a sub-score still fails the whole item, "
     "reported as could not be scored.",
