@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from plugin_eval.config import Config, ConfigError, find_config, load_config, matching_codes
-from plugin_eval.engine import DepthUnavailable, check_depth, score_skill
+from plugin_eval.discovery import Scope, discover
+from plugin_eval.engine import DepthUnavailable, check_depth, joined, score_skill
 from plugin_eval.findings import Severity
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.report.formats import RenderOptions, Subject
@@ -59,6 +60,8 @@ def configure(
     ignore: Sequence[str] = (),
     threshold: float | None = None,
     fail_on: str | None = None,
+    exclude: Sequence[str] = (),
+    respect_gitignore: bool | None = None,
 ) -> Config:
     """The settings in force: the configuration file found from the first path (or given),
     with the command line's choices on top."""
@@ -82,34 +85,70 @@ def configure(
         overrides["threshold"] = threshold
     if fail_on is not None:
         overrides["fail_on"] = fail_on
+    if exclude:
+        overrides["extend_exclude"] = [*config.extend_exclude, *exclude]
+    if respect_gitignore is not None:
+        overrides["respect_gitignore"] = respect_gitignore
     return config.model_copy(update=overrides)
 
 
-def targets_of(
-    paths: Sequence[Path | str],
-) -> tuple[list[Target], list[str], list[Failure]]:
-    """The skills and plugins the paths name (each once), notes on what was skipped, and the
-    paths that could not be read. One bad path never stops the others."""
-    found: list[Target] = []
-    notes: list[str] = []
-    failures: list[Failure] = []
+@dataclass
+class Resolved:
+    """What some paths name: the skills and plugins (each once), notes, the paths that could
+    not be read, and what a search passed over with the reason."""
+
+    targets: list[Target]
+    notes: list[str]
+    failures: list[Failure]
+    skipped: list[tuple[str, str]]
+
+
+def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resolved:
+    """The skills and plugins the paths name. A folder that is neither a skill nor a plugin
+    is searched, as `report` searches its root. One bad path never stops the others."""
+    out = Resolved([], [], [], [])
     seen: set[str] = set()
     for path in paths:
         try:
             targets, said = resolve(Path(path))
         except TargetError as exc:
             if exc.missing:
-                failures.append(Failure(str(path), str(exc).removeprefix(f"{path}: ")))
-            else:
-                notes.append(f"skipped {exc}")
-            continue
+                out.failures.append(Failure(str(path), str(exc).removeprefix(f"{path}: ")))
+                continue
+            if not Path(path).is_dir():
+                out.notes.append(f"skipped {exc}")
+                continue
+            targets, said = _search(Path(path), scope, out.skipped)
         for target in targets:
             key = os.path.abspath(target.folder)
             if key not in seen:  # the same skill named twice is scored once
                 seen.add(key)
-                found.append(target)
-        notes += said
-    return found, notes, failures
+                out.targets.append(target)
+        out.notes += said
+    return out
+
+
+def _search(
+    folder: Path, scope: Scope | None, skipped: list[tuple[str, str]]
+) -> tuple[list[Target], list[str]]:
+    """The skills and plugins under a folder, as `report` finds them; notes when none."""
+    found = discover(folder, scope)
+    shown = folder.as_posix().rstrip("/") or "/"
+    targets = [
+        Target(item.folder, joined(shown, item.rel) if item.rel else shown, item.kind)
+        for item in found.items
+    ]
+    skipped += [(joined(shown, rel), why) for rel, why in found.skipped]
+    notes = list(found.notes)
+    if not targets:
+        passed = ", ".join(f"{joined(shown, rel)} ({why})" for rel, why in found.skipped[:5])
+        more = f" and {len(found.skipped) - 5} more" if len(found.skipped) > 5 else ""
+        notes.append(
+            f"skipped {shown}: no skill (a folder with SKILL.md) or plugin (with "
+            f".claude-plugin/plugin.json) under it"
+            + (f"; passed over {passed}{more}" if passed else "")
+        )
+    return targets, notes
 
 
 def score_paths(
@@ -128,7 +167,8 @@ def score_paths(
         raise UsageError(str(err)) from None
     if monte_carlo is not None:
         _preflight(monte_carlo)
-    targets, notes, failures = targets_of(paths)
+    resolved = targets_of(paths, config.scope())
+    targets, notes, failures = resolved.targets, resolved.notes, resolved.failures
     if not targets and not failures:
         raise UsageError("nothing to score" + "".join(f"; {note}" for note in notes))
     save = monte_carlo.save_evals if monte_carlo is not None else None
@@ -178,6 +218,16 @@ def score_target(
     return build_report(
         score_skill(target.folder, config, target.display, depth, monte_carlo), stamp
     )
+
+
+def show_files(paths: Sequence[Path | str], config: Config | None = None) -> list[str]:
+    """What `score` would score and what it would pass over, and why, one line each."""
+    resolved = targets_of(paths, (config or Config()).scope())
+    lines = [f"score  {t.display}  ({t.kind})" for t in resolved.targets]
+    lines += [f"skip   {path}  ({why})" for path, why in resolved.skipped]
+    lines += [f"note   {note}" for note in resolved.notes]
+    lines += [f"error  {f.path}: {f.error}" for f in resolved.failures]
+    return lines
 
 
 def _preflight(settings: MonteCarloSettings) -> None:
@@ -268,10 +318,11 @@ def compare_paths(
 
 
 def _one_target(path: Path, display: str | None) -> Target:
-    found, notes, failures = targets_of([path])
-    if not found:
+    resolved = targets_of([path])
+    if not resolved.targets:
+        failures, notes = resolved.failures, resolved.notes
         raise UsageError(f"{failures[0].path}: {failures[0].error}" if failures else notes[0])
-    target = found[0]
+    target = resolved.targets[0]
     return Target(target.folder, display or target.display, target.kind)
 
 

@@ -124,6 +124,11 @@ class Cache:
         self.misses = 0
         self.rebuilt: str | None = None
         folder.mkdir(parents=True, exist_ok=True)
+        ignore = folder / ".gitignore"
+        if not ignore.exists():
+            # Like ruff's cache: the folder keeps itself out of `git status`.
+            with contextlib.suppress(OSError):
+                ignore.write_text("# Created by plugin-eval: the cache ignores itself.\n*\n")
         self.db = self._open()
 
     def _open(self) -> sqlite3.Connection:

@@ -49,6 +49,29 @@ ConfigFile = Annotated[
     Path | None, typer.Option("--config", help="Read settings from this TOML file.")
 ]
 Isolated = Annotated[bool, typer.Option(help="Ignore configuration files.")]
+Exclude = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        metavar="PATTERN",
+        help="Also leave out what this gitignore-style pattern matches when searching a "
+        "folder (repeatable).",
+    ),
+]
+RespectGitignore = Annotated[
+    bool | None,
+    typer.Option(
+        "--respect-gitignore/--no-respect-gitignore",
+        help="Leave out what .gitignore files ignore when searching [default: respect].",
+        show_default=False,
+    ),
+]
+ShowFiles = Annotated[
+    bool,
+    typer.Option(
+        "--show-files", help="List what would be scored and what is passed over, and why."
+    ),
+]
 Debug = Annotated[
     bool,
     typer.Option(
@@ -149,8 +172,11 @@ def _emit(
 @app.command("score")
 def score(
     paths: Annotated[
-        list[Path], typer.Argument(help="Skill folders, SKILL.md files or plugin folders.")
-    ],
+        list[Path] | None,
+        typer.Argument(
+            help="Skills, SKILL.md files, plugins, or folders to search for them [default: .]."
+        ),
+    ] = None,
     depth: Annotated[
         Depth,
         typer.Option(help="quick: static layer; deep, thorough: + Monte Carlo (50, 100 runs)."),
@@ -176,6 +202,9 @@ def score(
     ] = None,
     config_file: ConfigFile = None,
     isolated: Isolated = False,
+    exclude: Exclude = None,
+    respect_gitignore: RespectGitignore = None,
+    show_files: ShowFiles = False,
     debug: Debug = False,
     runs: Annotated[
         int | None,
@@ -241,6 +270,7 @@ def score(
 ) -> None:
     """Score skills and list what to fix."""
     _debug(debug)
+    paths = paths or [Path(".")]
     files = _files(output_file, "batch")
     stderr = _err()
     from plugin_eval.montecarlo.settings import BACKENDS, OptionError, from_options
@@ -275,7 +305,12 @@ def score(
             ignore=_split(ignore),
             threshold=threshold,
             fail_on=fail_on,
+            exclude=exclude or (),
+            respect_gitignore=respect_gitignore,
         )
+        if show_files:
+            sys.stdout.write("".join(line + "\n" for line in api.show_files(paths, config)))
+            raise typer.Exit(api.EXIT_OK)
         batch = api.score_paths(paths, config, depth, monte_carlo)
     except api.UsageError as err:
         raise _usage(str(err)) from None
@@ -381,6 +416,9 @@ def report_command(
     html: Annotated[bool, typer.Option(help="Also write report.html.")] = False,
     config_file: ConfigFile = None,
     isolated: Isolated = False,
+    exclude: Exclude = None,
+    respect_gitignore: RespectGitignore = None,
+    show_files: ShowFiles = False,
     debug: Debug = False,
 ) -> None:
     """Score every plugin and loose skill under ROOT: per-item JSON, summary, badges."""
@@ -390,7 +428,16 @@ def report_command(
     stderr = _err()
     started = time.perf_counter()
     try:
-        config = api.configure([root], config_file, isolated=isolated)
+        config = api.configure(
+            [root],
+            config_file,
+            isolated=isolated,
+            exclude=exclude or (),
+            respect_gitignore=respect_gitignore,
+        )
+        if show_files:
+            sys.stdout.write("".join(line + "\n" for line in api.show_files([root], config)))
+            raise typer.Exit(api.EXIT_OK)
         with _progress(stderr) as advance:
             run = api.report_tree(
                 root,

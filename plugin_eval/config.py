@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from plugin_eval.discovery import DEFAULT_EXCLUDE, Scope
 from plugin_eval.rules import ALL_RULES
 
 CONFIG_FILES = (".plugin-eval.toml", "pyproject.toml")
@@ -28,6 +29,11 @@ class Config(BaseModel):
     per_path_ignores: dict[str, list[str]] = Field(default_factory=dict, alias="per-path-ignores")
     threshold: float | None = Field(default=None, ge=0, le=100)
     fail_on: FailOn = Field(default="error", alias="fail-on")
+    # What a search of a folder leaves out (gitignore-style patterns from the searched folder):
+    # `exclude` replaces the defaults, `extend-exclude` adds to them.
+    exclude: list[str] | None = None
+    extend_exclude: list[str] = Field(default_factory=list, alias="extend-exclude")
+    respect_gitignore: bool = Field(default=True, alias="respect-gitignore")
     source: str | None = Field(default=None, exclude=True)
     # The folder of the file that declared these settings: per-path-ignores patterns are
     # relative to it, wherever plugin-eval runs from (the working folder when there is none).
@@ -65,6 +71,11 @@ class Config(BaseModel):
         base = os.path.abspath(self.root or os.curdir)
         rel = os.path.relpath(os.path.abspath(folder), base).replace(os.sep, "/")
         return None if rel == ".." or rel.startswith("../") else rel
+
+    def scope(self) -> Scope:
+        """What a search of a folder leaves out, by these settings."""
+        base = DEFAULT_EXCLUDE if self.exclude is None else tuple(self.exclude)
+        return Scope((*base, *self.extend_exclude), self.respect_gitignore)
 
     def fingerprint(self) -> str:
         return self.model_dump_json(by_alias=True)

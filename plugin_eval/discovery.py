@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import pathspec
 
 from plugin_eval.document import SKILL_FILE
 from plugin_eval.plugin import MANIFESTS
@@ -14,7 +16,42 @@ from plugin_eval.vocabulary import Kind
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
 MANIFEST_DIRS = frozenset(m.split("/")[0] for m in MANIFESTS)
-SKIPPED_DIRS = frozenset({"node_modules", "__pycache__"})
+# Never searched (gitignore-style patterns from the searched root; `exclude` replaces them):
+# version control, dependencies, caches, virtual environments and plugin-eval's own cache.
+# Hidden folders are searched: harnesses load skills from .claude/skills, .codex/skills,
+# .agents/skills and .github/skills.
+DEFAULT_EXCLUDE = (
+    ".git/",
+    ".hg/",
+    ".svn/",
+    "node_modules/",
+    "__pycache__/",
+    ".mypy_cache/",
+    ".pytest_cache/",
+    ".ruff_cache/",
+    ".hypothesis/",
+    ".tox/",
+    ".nox/",
+    ".venv/",
+    "venv/",
+    ".plugin-eval-cache/",
+)
+GITIGNORE = ".gitignore"
+# A folder holding one of these is a virtual environment or a plugin-eval report folder.
+VENV_MARKER = "pyvenv.cfg"
+REPORT_MARKER = ".plugin-eval-index.json"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a search leaves out: exclude patterns (gitignore syntax, from the searched root)
+    and, unless switched off, whatever the tree's own .gitignore files ignore."""
+
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    respect_gitignore: bool = True
+
+    def spec(self) -> pathspec.GitIgnoreSpec:
+        return pathspec.GitIgnoreSpec.from_lines(self.exclude)
 
 
 @dataclass(frozen=True)
@@ -32,21 +69,27 @@ class Item:
 
     @property
     def slug(self) -> str:
-        """A file name unique within one report: the relative path with '/' turned to '--'."""
-        return self.rel.replace("/", "--") if self.rel not in ("", ".") else self.folder.name
+        """A file name unique within one report: the relative path with '/' turned to '--',
+        and a leading '.' (.claude/skills/…) spelt 'dot-' so no report file is hidden."""
+        slug = self.rel.replace("/", "--") if self.rel not in ("", ".") else self.folder.name
+        return "dot-" + slug[1:] if slug.startswith(".") else slug
 
 
 @dataclass
 class Discovery:
     items: list[Item]
     notes: list[str]
+    # Every folder or file passed over, with the reason (shown by --show-files).
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def discover(root: Path) -> Discovery:
+def discover(root: Path, scope: Scope | None = None) -> Discovery:
     """Plugins (a plugin.json, or a local marketplace.json entry) and loose skills, sorted."""
     root = root.resolve()
     notes: list[str] = []
-    items = {item.rel: item for item in _walk(root, notes)}
+    skipped: list[tuple[str, str]] = []
+    walked = _walk(root, notes, skipped, scope or Scope())
+    items = {item.rel: item for item in walked}
     for item in _marketplace_entries(root, notes):
         items.setdefault(item.rel, item)
     # A skill inside a plugin's skills/ is the plugin's, not loose.
@@ -57,16 +100,41 @@ def discover(root: Path) -> Discovery:
         return any("/".join(parts[:n]) in plugin_roots for n in range(len(parts) - 1, -1, -1))
 
     loose = {rel: i for rel, i in items.items() if i.kind is Kind.PLUGIN or not in_plugin(rel)}
-    return Discovery(sorted(loose.values(), key=lambda i: i.rel), notes)
+    return Discovery(sorted(loose.values(), key=lambda i: i.rel), notes, sorted(skipped))
 
 
-def _walk(root: Path, notes: list[str]) -> Iterator[Item]:
+Ignores = tuple[tuple[str, pathspec.GitIgnoreSpec], ...]
+
+
+def _ignored(rel: str, is_dir: bool, ignores: Ignores) -> bool:
+    """Git's answer: the deepest .gitignore with a matching pattern decides (``!`` re-includes)."""
+    for base, spec in reversed(ignores):
+        inside = rel[len(base) + 1 :] if base else rel
+        decided = spec.check_file(inside + "/" if is_dir else inside).include
+        if decided is not None:
+            return decided
+    return False
+
+
+def _gitignore(folder: Path, rel: str, ignores: Ignores, notes: list[str]) -> Ignores:
+    try:
+        lines = (folder / GITIGNORE).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as err:
+        notes.append(f"{rel + '/' if rel else ''}{GITIGNORE}: unreadable ({err.strerror})")
+        return ignores
+    return (*ignores, (rel, pathspec.GitIgnoreSpec.from_lines(lines)))
+
+
+def _walk(
+    root: Path, notes: list[str], skipped: list[tuple[str, str]], scope: Scope
+) -> Iterator[Item]:
     """Depth-first over scandir entries (their cached types cost no extra system calls)."""
+    excluded = scope.spec()
     tree: dict[str, list[tuple[str, str]]] = {}
     skills: list[tuple[Path, str]] = []
-    stack = [(str(root), "")]
+    stack: list[tuple[str, str, Ignores]] = [(str(root), "", ())]
     while stack:
-        path, rel = stack.pop()
+        path, rel, ignores = stack.pop()
         try:
             with os.scandir(path) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -78,6 +146,14 @@ def _walk(root: Path, notes: list[str]) -> Iterator[Item]:
         if any(m.split("/")[0] in names and (folder / m).is_file() for m in MANIFESTS):
             yield Item(Kind.PLUGIN, folder, rel)  # a plugin is one unit: its skills/ go with it
             continue
+        if rel and VENV_MARKER in names:
+            skipped.append((rel, "a virtual environment"))
+            continue
+        if rel and REPORT_MARKER in names:
+            skipped.append((rel, "a plugin-eval report folder"))
+            continue
+        if scope.respect_gitignore and GITIGNORE in names:
+            ignores = _gitignore(folder, rel, ignores, notes)
         if SKILL_FILE in names:
             skills.append((folder, rel))  # and keep walking: skills may nest skills
         listed: list[tuple[str, str]] = []
@@ -92,16 +168,15 @@ def _walk(root: Path, notes: list[str]) -> Iterator[Item]:
                     notes.append(f"{shown}: symlink ({where} the root) skipped, not followed")
             elif not entry.is_dir():
                 listed.append((entry.name, "f"))
-            elif entry.name.startswith("."):
-                # Hidden folders (.git, caches) are not searched; the manifest folders of a
-                # marketplace root are read where they are needed, so they need no note.
-                if entry.name not in MANIFEST_DIRS:
-                    notes.append(f"{shown}: hidden folder skipped")
-            elif entry.name in SKIPPED_DIRS:
-                notes.append(f"{shown}: {entry.name} skipped")
+            elif entry.name in MANIFEST_DIRS:
+                listed.append((entry.name, "d"))  # read where it is needed, never a skill
+            elif excluded.match_file(shown + "/"):
+                skipped.append((shown, "excluded"))
+            elif ignores and _ignored(shown, True, ignores):
+                skipped.append((shown, "ignored by .gitignore"))
             else:
                 listed.append((entry.name, "d"))
-                children.append((entry.path, shown))
+                children.append((entry.path, shown, ignores))
         tree[rel] = listed
         stack.extend(reversed(children))
     for folder, rel in skills:

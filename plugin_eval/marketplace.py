@@ -279,7 +279,7 @@ def run_report(
     on_item: Callable[[SummaryRow, str], None] | None = None,
 ) -> tuple[RowStore, RunStats]:
     """Score every item under ``root`` into ``out``; return the rows (on disk) and statistics."""
-    found = discover(root)
+    found = discover(root, config.scope())
     stats = RunStats(items=len(found.items), notes=list(found.notes))
     stats.plugins = sum(1 for i in found.items if i.kind == Kind.PLUGIN)
     stats.skills = stats.items - stats.plugins

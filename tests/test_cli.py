@@ -147,9 +147,13 @@ def test_broken_config_is_a_usage_error_naming_the_file(
     assert code == 2 and ".plugin-eval.toml" in err
 
 
-def test_folder_without_skill_md_is_a_usage_error(tmp_path: Path) -> None:
+def test_a_folder_with_nothing_to_score_says_where_it_looked(tmp_path: Path) -> None:
+    (tmp_path / "node_modules" / "pkg").mkdir(parents=True)
+    (tmp_path / "node_modules" / "pkg" / "SKILL.md").write_text("---\nname: pkg\n---\n")
     code, out, err = run("score", str(tmp_path))
-    assert code == 2 and "no SKILL.md" in err and "Traceback" not in out + err
+    assert code == 2 and "Traceback" not in out + err
+    assert f"nothing to score; skipped {tmp_path.as_posix()}: no skill" in err
+    assert "passed over " + (tmp_path / "node_modules").as_posix() + " (excluded)" in err
 
 
 def test_a_missing_path_fails_for_itself(tmp_path: Path) -> None:

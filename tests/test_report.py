@@ -71,16 +71,15 @@ def test_discovery_finds_plugins_loose_and_nested_skills(market: Path, tmp_path:
     (market / "linked").symlink_to(outside)
     found = discover(market)
     assert [(i.kind, i.rel) for i in found.items] == [
+        ("skill", ".hidden/delta"),  # hidden folders are searched, as harnesses load them
         ("plugin", "inline/plain-plugin"),
         ("skill", "loose/alpha"),
         ("skill", "loose/alpha/nested/gamma"),
         ("skill", "loose/beta"),
         ("plugin", "plugins/csv-tools"),
     ]
+    assert found.skipped == [("node_modules", "excluded")]
     notes = "\n".join(found.notes)
-    assert "node_modules: node_modules skipped" in notes
-    assert ".hidden: hidden folder skipped" in notes
-    assert ".claude-plugin: hidden folder skipped" not in notes
     assert "linked: symlink (outside the root) skipped" in notes
     assert "plugin 'remote' has a remote source; not fetched" in notes
 
@@ -112,24 +111,25 @@ def test_report_writes_every_file_and_the_second_run_is_a_cache_hit(
         app, ["report", str(market), "--out", str(out), "--cache-dir", str(cache)]
     )
     assert result.exit_code == 0, result.stderr
-    assert "cache 0 hits, 5 misses" in result.stderr
+    assert "cache 0 hits, 6 misses" in result.stderr
     names = sorted(
         str(p.relative_to(out)) for p in out.rglob("*.json") if not p.name.startswith(".")
     )
     assert names == [
         "plugins/inline--plain-plugin.json",
         "plugins/plugins--csv-tools.json",
+        "skills/dot-hidden--delta.json",
         "skills/loose--alpha--nested--gamma.json",
         "skills/loose--alpha.json",
         "skills/loose--beta.json",
         "summary.json",
     ]
-    assert len(list((out / "badges").glob("*.svg"))) == 5
+    assert len(list((out / "badges").glob("*.svg"))) == 6
     first = {p: (out / p).read_bytes() for p in names if p != "summary.json"}
     again = runner.invoke(
         app, ["report", str(market), "--out", str(out), "--cache-dir", str(cache)]
     )
-    assert "cache 5 hits, 0 misses" in again.stderr
+    assert "cache 6 hits, 0 misses" in again.stderr
     assert {p: (out / p).read_bytes() for p in first} == first
 
 
@@ -143,7 +143,7 @@ def test_a_changed_skill_is_the_only_cache_miss(market: Path, tmp_path: Path) ->
     _report(market, tmp_path / "out", tmp_path / "cache")
     (market / "loose" / "beta" / "SKILL.md").write_text(skill("beta"))
     _, stats = _report(market, tmp_path / "out", tmp_path / "cache")
-    assert (stats.cache_hits, stats.cache_misses) == (4, 1)
+    assert (stats.cache_hits, stats.cache_misses) == (5, 1)
 
 
 def test_a_cached_dead_link_is_rechecked(tmp_path: Path) -> None:
@@ -207,7 +207,7 @@ def test_summary_and_badges(market: Path, tmp_path: Path) -> None:
         app, ["report", str(market), "--out", str(out), "--no-cache", "--sarif", "--html"]
     )
     data = json.loads((out / "summary.json").read_text())
-    assert data["counts"] == {"plugins": 2, "skills": 3, "errored": 0}
+    assert data["counts"] == {"plugins": 2, "skills": 4, "errored": 0}
     beta = next(r for r in data["rows"] if r["path"] == "loose/beta")
     assert beta["anti_patterns"] == {"ORPHAN_REFERENCE": 1} and len(beta["weakest_dimensions"]) == 3
     md = (out / "summary.md").read_text()

@@ -1,0 +1,160 @@
+"""Skills are found where harnesses load them, from any folder, as `ruff check .` finds files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from plugin_eval.cli import app
+from plugin_eval.discovery import Scope, discover
+from plugin_eval.rules.plugin_base import good_plugin
+from tests.conftest import write_files
+
+runner = CliRunner()
+
+
+def skill(name: str) -> str:
+    return (
+        f"---\nname: {name}\ndescription: Formats CSV reports. Use when exporting tables, "
+        "cleaning column names, or merging CSV files.\n---\n\n# T\n\nSteps.\n"
+    )
+
+
+def _git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "my-repo"
+    write_files(
+        root,
+        {
+            ".claude/skills/a/SKILL.md": skill("a"),
+            ".codex/skills/b/SKILL.md": skill("b"),
+            ".agents/skills/c/SKILL.md": skill("c"),
+            "skills/d/SKILL.md": skill("d"),
+            "build/skills/e/SKILL.md": skill("e"),
+            ".gitignore": "build/\n",
+            **{f"plugins/p/{k}": v for k, v in good_plugin().items()},
+        },
+    )
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "skills")
+    return root
+
+
+EXPECTED = [".agents/skills/c", ".claude/skills/a", ".codex/skills/b", "plugins/p", "skills/d"]
+
+
+def test_score_with_no_path_and_report_find_the_same_skills(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repo)
+    scored = runner.invoke(app, ["score", "-o", "json", "--fail-on", "none"])
+    assert scored.exit_code == 0, scored.stderr
+    assert sorted(r["path"] for r in json.loads(scored.stdout)["reports"]) == EXPECTED
+    reported = runner.invoke(app, ["report", ".", "--out", "out"])
+    assert reported.exit_code == 0, reported.stderr
+    rows = json.loads((repo / "out" / "summary.json").read_text())["rows"]
+    assert sorted(r["path"] for r in rows) == EXPECTED
+    # The cache ignores itself: only the report folder is new.
+    assert _git(repo, "status", "--porcelain") == "?? out/\n"
+
+
+def test_show_files_says_what_is_scored_and_why_the_rest_is_not(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repo)
+    result = runner.invoke(app, ["score", "--show-files"])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "score  .agents/skills/c  (skill)",
+        "score  .claude/skills/a  (skill)",
+        "score  .codex/skills/b  (skill)",
+        "score  plugins/p  (plugin)",
+        "score  skills/d  (skill)",
+        "skip   .git  (excluded)",
+        "skip   build  (ignored by .gitignore)",
+    ]
+    assert not (repo / ".plugin-eval-cache").exists()
+
+
+def test_gitignore_can_be_switched_off_and_exclude_added(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repo)
+    everything = runner.invoke(app, ["score", "--no-respect-gitignore", "--show-files"])
+    assert "score  build/skills/e  (skill)" in everything.stdout
+    fewer = runner.invoke(app, ["score", "--exclude", ".codex/", "--show-files"])
+    assert "skip   .codex  (excluded)" in fewer.stdout
+    assert "score  .codex/skills/b  (skill)" not in fewer.stdout
+    (repo / ".plugin-eval.toml").write_text('extend-exclude = ["skills/"]\n')
+    configured = runner.invoke(app, ["score", "--show-files"])
+    assert "skip   skills  (excluded)" in configured.stdout
+
+
+def test_nested_gitignore_files_and_negation_follow_git(tmp_path: Path) -> None:
+    write_files(
+        tmp_path,
+        {
+            ".gitignore": "drafts/\ngen-*/\n",
+            "team/.gitignore": "!gen-keep/\nold/\n",
+            "drafts/x/SKILL.md": skill("x"),
+            "team/gen-keep/SKILL.md": skill("gen-keep"),
+            "team/gen-drop/SKILL.md": skill("gen-drop"),
+            "team/old/SKILL.md": skill("old"),
+            "team/new/SKILL.md": skill("new"),
+        },
+    )
+    found = discover(tmp_path)
+    assert [i.rel for i in found.items] == ["team/gen-keep", "team/new"]
+    assert found.skipped == [
+        ("drafts", "ignored by .gitignore"),
+        ("team/gen-drop", "ignored by .gitignore"),
+        ("team/old", "ignored by .gitignore"),
+    ]
+    everything = discover(tmp_path, Scope(respect_gitignore=False))
+    assert len(everything.items) == 5
+
+
+def test_virtual_environments_and_report_folders_are_passed_over(tmp_path: Path) -> None:
+    write_files(
+        tmp_path,
+        {
+            "env/pyvenv.cfg": "home = /usr\n",
+            "env/lib/pkg/SKILL.md": skill("pkg"),
+            "weekly/.plugin-eval-index.json": "{}",
+            "weekly/copy/SKILL.md": skill("copy"),
+            "real/SKILL.md": skill("real"),
+        },
+    )
+    found = discover(tmp_path)
+    assert [i.rel for i in found.items] == ["real"]
+    assert found.skipped == [
+        ("env", "a virtual environment"),
+        ("weekly", "a plugin-eval report folder"),
+    ]
+
+
+def test_report_files_of_dot_folders_are_not_hidden(repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    runner.invoke(app, ["report", str(repo), "--out", str(out), "--no-cache"])
+    assert sorted(p.name for p in (out / "skills").iterdir()) == [
+        "dot-agents--skills--c.json",
+        "dot-claude--skills--a.json",
+        "dot-codex--skills--b.json",
+        "skills--d.json",
+    ]
