@@ -26,3 +26,20 @@ def test_rewrite_replaces_only_the_text_between_the_markers() -> None:
 def test_a_readme_without_markers_is_an_error() -> None:
     with pytest.raises(ValueError, match="markers"):
         split("no table here\n")
+
+
+def test_the_readme_names_no_path_outside_the_repository() -> None:
+    # It is read by someone who has only the repository: no ../ path, no sibling folder.
+    text = README.read_text(encoding="utf-8")
+    assert "../" not in text and "shared/" not in text
+
+
+def test_the_quick_start_begins_with_a_virtual_environment() -> None:
+    text = README.read_text(encoding="utf-8")
+    quick = text[text.index("## Quick start") : text.index("## Using it")]
+    blocks = quick.split("```bash\n")[1:]
+    commands = [block.split("```")[0].strip() for block in blocks]
+    assert commands[0] == "python3 -m venv .venv && . .venv/bin/activate"
+    assert commands[1].startswith("pip install . && python -m plugin_eval score corpus/")
+    assert commands[2] == 'pip install -e ".[test]" && python -m pytest'
+    assert len(commands) == 3
