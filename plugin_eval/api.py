@@ -158,6 +158,7 @@ def score_paths(
     monte_carlo: MonteCarloSettings | None = None,
     *,
     generated_at: str | None = None,
+    allow_empty: bool = False,
 ) -> Batch:
     """Score every skill and plugin the paths name; one that crashes is a failure, not an end."""
     config = config or Config()
@@ -169,7 +170,7 @@ def score_paths(
         _preflight(monte_carlo)
     resolved = targets_of(paths, config.scope())
     targets, notes, failures = resolved.targets, resolved.notes, resolved.failures
-    if not targets and not failures:
+    if not targets and not failures and not allow_empty:
         raise UsageError("nothing to score" + "".join(f"; {note}" for note in notes))
     save = monte_carlo.save_evals if monte_carlo is not None else None
     if save is not None and len(targets) > 1 and not save.is_dir():
@@ -370,11 +371,20 @@ def report_tree(
         root, out, config, jobs or default_jobs(), cache_dir, stamp, previous, progress, keep
     )
     summary_report.write_summary(out, rows, stamp, root.as_posix(), stats.notes, last)
-    batch = Batch(stamp, tuple(collected))
-    for wanted, name, file in ((sarif, "sarif", "summary.sarif"), (html, "html", "report.html")):
-        if wanted:
-            (out / file).write_text(render(batch, name), encoding="utf-8")
+    if sarif:
+        # Paths from the folder plugin-eval runs in, as `score -o sarif` writes them.
+        where = Path(os.path.relpath(root)).as_posix()
+        rebased = Batch(stamp, tuple(_rebased(r, where) for r in collected))
+        (out / "summary.sarif").write_text(render(rebased, "sarif"), encoding="utf-8")
+    if html:
+        (out / "report.html").write_text(render(Batch(stamp, tuple(collected)), "html"), "utf-8")
     return ReportRun(rows, stats, out)
+
+
+def _rebased(report: Report, where: str) -> Report:
+    """The report with its path and its findings' paths joined to ``where``."""
+    findings = [f.model_copy(update={"path": joined(where, f.path)}) for f in report.findings]
+    return report.model_copy(update={"path": joined(where, report.path), "findings": findings})
 
 
 def _collector(into: list[Report]) -> Callable[[SummaryRow, str], None]:

@@ -205,6 +205,13 @@ def score(
     exclude: Exclude = None,
     respect_gitignore: RespectGitignore = None,
     show_files: ShowFiles = False,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty",
+            help="Exit 0 when the paths hold nothing to score (for hooks given changed files).",
+        ),
+    ] = False,
     debug: Debug = False,
     runs: Annotated[
         int | None,
@@ -311,7 +318,7 @@ def score(
         if show_files:
             sys.stdout.write("".join(line + "\n" for line in api.show_files(paths, config)))
             raise typer.Exit(api.EXIT_OK)
-        batch = api.score_paths(paths, config, depth, monte_carlo)
+        batch = api.score_paths(paths, config, depth, monte_carlo, allow_empty=allow_empty)
     except api.UsageError as err:
         raise _usage(str(err)) from None
     for note in batch.notes:

@@ -31,6 +31,21 @@ def _display(path: Path) -> str:
     return text[:-1] if text.endswith("/") and len(text) > 1 else text
 
 
+def enclosing(folder: Path) -> Target | None:
+    """The nearest skill or plugin that holds ``folder`` (a changed reference, script, agent
+    or manifest belongs to it), looking no higher than the working folder when inside it."""
+    here = Path.cwd().resolve()
+    for candidate in (folder, *folder.parents):
+        if (candidate / SKILL_FILE).is_file():
+            return Target(candidate, _display(candidate))
+        if is_plugin(candidate):
+            return Target(candidate, _display(candidate), Kind.PLUGIN)
+        resolved = candidate.resolve()
+        if resolved == here or resolved == resolved.parent:
+            return None
+    return None
+
+
 def resolve(path: Path) -> tuple[list[Target], list[str]]:
     """The skill or plugin a path names, plus notes on what was skipped (and why)."""
     try:
@@ -40,9 +55,12 @@ def resolve(path: Path) -> tuple[list[Target], list[str]]:
     if not exists:
         raise TargetError(f"{path}: no such file or folder", missing=True)
     if path.is_file():
-        if path.name != SKILL_FILE:
-            raise TargetError(f"{path}: not a SKILL.md file or a skill folder")
-        return [Target(path.parent, _display(path.parent))], []
+        if path.name == SKILL_FILE:
+            return [Target(path.parent, _display(path.parent))], []
+        owner = enclosing(path.parent)
+        if owner is None:
+            raise TargetError(f"{path}: not a SKILL.md file, or a file of a skill or plugin")
+        return [owner], []
     if (path / SKILL_FILE).is_file():
         return [Target(path, _display(path))], []
     if is_plugin(path):

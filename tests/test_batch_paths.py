@@ -35,7 +35,7 @@ def test_a_glob_that_catches_a_readme_does_not_abort() -> None:
     result = runner.invoke(app, ["score", *every, "-o", "json", "--fail-on", "none"])
     assert result.exit_code == 0
     assert len(json.loads(result.stdout)["reports"]) == len(folders)
-    assert "skipped corpus/README.md: not a SKILL.md file or a skill folder" in result.stderr
+    assert "skipped corpus/README.md: not a SKILL.md file, or a file of a skill" in result.stderr
 
 
 def test_the_same_skill_named_three_ways_is_scored_once() -> None:
