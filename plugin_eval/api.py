@@ -13,6 +13,7 @@ request itself (the command line's exit 2), raised before anything is scored.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Callable, Sequence
@@ -120,8 +121,10 @@ def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resol
                 continue
             targets, said = _search(Path(path), scope, out.skipped)
         for target in targets:
-            key = os.path.abspath(target.folder)
-            if key not in seen:  # the same skill named twice is scored once
+            # The same skill named twice is scored once; marketplace entries sharing a folder
+            # are told apart by their text.
+            key = os.path.abspath(target.folder) + "\0" + (target.entry or "")
+            if key not in seen:
                 seen.add(key)
                 out.targets.append(target)
         out.notes += said
@@ -135,7 +138,7 @@ def _search(
     found = discover(folder, scope)
     shown = folder.as_posix().rstrip("/") or "/"
     targets = [
-        Target(item.folder, joined(shown, item.rel) if item.rel else shown, item.kind)
+        Target(item.folder, joined(shown, item.rel) if item.rel else shown, item.kind, item.entry)
         for item in found.items
     ]
     skipped += [(joined(shown, rel), why) for rel, why in found.skipped]
@@ -213,8 +216,9 @@ def score_target(
     """The report of one skill or plugin."""
     stamp = stamp or now()
     if target.kind == Kind.PLUGIN:
+        manifest = json.loads(target.entry) if target.entry else None
         return build_plugin_report(
-            score_plugin(target.folder, config, target.display, depth), stamp
+            score_plugin(target.folder, config, target.display, depth, manifest), stamp
         )
     return build_report(
         score_skill(target.folder, config, target.display, depth, monte_carlo), stamp
@@ -389,8 +393,6 @@ def _rebased(report: Report, where: str) -> Report:
 
 def _collector(into: list[Report]) -> Callable[[SummaryRow, str], None]:
     """Keeps the full report of each item scored, for the outputs that need them all."""
-    import json
-
     from plugin_eval.report.model import PluginReport
 
     def keep(row: SummaryRow, text: str) -> None:

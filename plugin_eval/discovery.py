@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pathspec
 
 from plugin_eval.document import SKILL_FILE
-from plugin_eval.plugin import MANIFESTS
+from plugin_eval.plugin import MANIFESTS, listed_skills
 from plugin_eval.vocabulary import Kind
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
@@ -66,12 +68,22 @@ class Item:
     # For a skill: every entry below it ("f:", "d:", "l:" + relative path), from the walk
     # that found it, so the cache key needs no second walk.
     names: tuple[str, ...] | None = None
+    # A marketplace entry that shares its folder with another: its name tells them apart.
+    label: str | None = None
+
+    @property
+    def id(self) -> str:
+        """The item in a report (its row, its files, its cache entry): the folder's path, or
+        `folder/@name` for a marketplace entry sharing its folder with others."""
+        if self.label is None:
+            return self.rel
+        return f"{self.rel}/@{self.label}" if self.rel else f"@{self.label}"
 
     @property
     def slug(self) -> str:
-        """A file name unique within one report: the relative path with '/' turned to '--',
-        and a leading '.' (.claude/skills/…) spelt 'dot-' so no report file is hidden."""
-        slug = self.rel.replace("/", "--") if self.rel not in ("", ".") else self.folder.name
+        """A file name unique within one report: the id with '/' turned to '--', and a
+        leading '.' (.claude/skills/…) spelt 'dot-' so no report file is hidden."""
+        slug = self.id.replace("/", "--") if self.id not in ("", ".") else self.folder.name
         return "dot-" + slug[1:] if slug.startswith(".") else slug
 
 
@@ -90,17 +102,44 @@ def discover(root: Path, scope: Scope | None = None) -> Discovery:
     skipped: list[tuple[str, str]] = []
     walked = _walk(root, notes, skipped, scope or Scope())
     items = {item.rel: item for item in walked}
-    for item in _marketplace_entries(root, notes):
-        items.setdefault(item.rel, item)
-    # A skill inside a plugin's skills/ is the plugin's, not loose.
-    plugin_roots = {i.rel for i in items.values() if i.kind is Kind.PLUGIN}
+    entries = list(_marketplace_entries(root, notes))
+    sharing = Counter(e.rel for e in entries)
+    for entry in entries:
+        # The marketplace decides what an entry's folder is: it replaces the walked plugin.
+        walked_item = items.get(entry.rel)
+        if walked_item is not None and walked_item.kind is Kind.PLUGIN:
+            del items[entry.rel]
+    plugins = [i for i in items.values() if i.kind is Kind.PLUGIN]
+    for entry in entries:
+        label = entry_name(entry) if sharing[entry.rel] > 1 else None
+        plugins.append(replace(entry, label=label))
+    # A skill inside a plugin's skills/ is the plugin's, not loose; an entry with an explicit
+    # skills list holds exactly those.
+    plugin_roots: set[str] = set()
+    listed: set[str] = set()
+    for plugin in plugins:
+        chosen = listed_skills(json.loads(plugin.entry)) if plugin.entry else None
+        if chosen is None:
+            plugin_roots.add(plugin.rel)
+        else:
+            listed |= {posixpath.normpath(posixpath.join(plugin.rel, s)) for s in chosen}
 
     def in_plugin(rel: str) -> bool:
         parts = rel.split("/")
-        return any("/".join(parts[:n]) in plugin_roots for n in range(len(parts) - 1, -1, -1))
+        return rel in listed or any(
+            "/".join(parts[:n]) in plugin_roots for n in range(len(parts) - 1, -1, -1)
+        )
 
-    loose = {rel: i for rel, i in items.items() if i.kind is Kind.PLUGIN or not in_plugin(rel)}
-    return Discovery(sorted(loose.values(), key=lambda i: i.rel), notes, sorted(skipped))
+    loose = [i for i in items.values() if i.kind is Kind.SKILL and not in_plugin(i.rel)]
+    found = sorted([*plugins, *loose], key=lambda i: i.id)
+    return Discovery(found, notes, sorted(skipped))
+
+
+def entry_name(item: Item) -> str:
+    """The name a marketplace gives an entry."""
+    data = json.loads(item.entry) if item.entry else {}
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) and name else item.folder.name
 
 
 Ignores = tuple[tuple[str, pathspec.GitIgnoreSpec], ...]
@@ -216,7 +255,10 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
         if folder != root and root not in folder.parents:
             notes.append(f"{MARKETPLACE}: plugin '{name}' points outside the root; skipped")
             continue
-        if folder.is_dir() and not any((folder / m).is_file() for m in MANIFESTS):
+        # An entry is its own item where it has no plugin.json, is its own manifest
+        # ("strict": false), or lists its skills; otherwise the walk finds the plugin.
+        own = entry.get("strict") is False or listed_skills(entry) is not None
+        if folder.is_dir() and (own or not any((folder / m).is_file() for m in MANIFESTS)):
             rel = folder.relative_to(root).as_posix()
             yield Item(
                 Kind.PLUGIN, folder, "" if rel == "." else rel, json.dumps(entry, sort_keys=True)

@@ -50,8 +50,17 @@ class Task:
     slug: str
     entry: str | None
     names: tuple[str, ...] | None = None
+    # The item in the report (row, files): the folder's path, or `folder/@name` for a
+    # marketplace entry that shares its folder with others. ``rel`` is the folder's path.
+    id: str = ""
     # True when the worker should compute the cache key (a cold cache: nothing to look up).
     want_key: bool = False
+
+    @property
+    def cache_id(self) -> str:
+        """What the cache key names besides the bytes: the item, and a marketplace entry's
+        own text (it decides the plugin's manifest and skills)."""
+        return f"{self.id}\0{self.entry}" if self.entry else self.id
 
 
 @dataclass
@@ -91,7 +100,7 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
     key = None
     if task.want_key and task.kind is Kind.PLUGIN:
         # Taken before scoring, so the key describes the content that was scored.
-        key = item_key(task.kind, task.rel, folder, task.names)
+        key = item_key(task.kind, task.cache_id, folder, task.names)
     try:
         with collection_paused():
             if task.kind is Kind.PLUGIN:
@@ -107,14 +116,14 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
                     # The key hashes the very bytes that are scored (read once, not twice).
                     whole = len(doc.raw) < MAX_SKILL_BYTES
                     contents = {SKILL_FILE: doc.raw} if whole else None
-                    key = item_key(task.kind, task.rel, folder, task.names, contents)
+                    key = item_key(task.kind, task.cache_id, folder, task.names, contents)
                 skill = score_document(doc, config, task.rel or ".", Depth.QUICK)
                 del doc  # freed before collection resumes, so no collection walks its tokens
                 report = build_report(skill, PLACEHOLDER)
                 outside = sorted(set(skill.outside_checks))
     except Exception as exc:  # one broken item never stops the run
         error = f"{type(exc).__name__}: {exc}"
-        failed = json.dumps({"path": task.rel, "kind": task.kind, "errored": True, "error": error})
+        failed = json.dumps({"path": task.id, "kind": task.kind, "errored": True, "error": error})
         return _pack(failed), _error_row(task, error), [], key
     packed = _pack(report.model_dump_json())
     return packed, summary_row(task, report), [list(c) for c in outside], key
@@ -131,7 +140,7 @@ def summary_row(task: Task, report: Report) -> SummaryRow:
     return SummaryRow(
         name=report.name,
         kind=task.kind,
-        path=task.rel,
+        path=task.id,
         slug=task.slug,
         score=c.score,
         badge=c.badge,
@@ -156,7 +165,7 @@ def _error_row(task: Task, error: str) -> SummaryRow:
     return SummaryRow(
         name=Path(task.folder).name,
         kind=task.kind,
-        path=task.rel,
+        path=task.id,
         slug=task.slug,
         score=None,
         badge=None,
@@ -176,7 +185,16 @@ def _error_row(task: Task, error: str) -> SummaryRow:
 
 
 def _task(item: Item, want_key: bool = False) -> Task:
-    return Task(item.kind, str(item.folder), item.rel, item.slug, item.entry, item.names, want_key)
+    return Task(
+        item.kind,
+        str(item.folder),
+        item.rel,
+        item.slug,
+        item.entry,
+        item.names,
+        item.id,
+        want_key,
+    )
 
 
 def _subdir(kind: Kind) -> str:
@@ -296,7 +314,9 @@ def run_report(
     for item in found.items:
         task = _task(item, want_key=cold)
         key = (
-            cache.key(task.kind, task.rel, item.folder, item.names) if cache and not cold else None
+            cache.key(task.kind, task.cache_id, item.folder, item.names)
+            if cache and not cold
+            else None
         )
         entry = cache.get(key) if cache is not None and key is not None else None
         if entry is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -101,19 +102,40 @@ def parse_plugin(
         for rel in MANIFESTS
         if (folder / rel).is_file() and not (folder / rel).is_symlink()
     ]
-    if manifest_override is not None and not manifests:
-        text = json.dumps(manifest_override, indent=2)
-        manifests.append(
-            Manifest("marketplace.json entry", text, MappingProxyType(dict(manifest_override)))
-        )
+    entry = manifest_override
+    # A marketplace entry stands in for a missing plugin.json, and with "strict": false it is
+    # the manifest even where one exists (as Claude Code reads it).
+    if entry is not None and (not manifests or entry.get("strict") is False):
+        text = json.dumps(entry, indent=2)
+        manifests = [Manifest("marketplace.json entry", text, MappingProxyType(dict(entry)))]
     agents = tuple(_part(folder, "agent", rel) for rel in _markdown_under(listing, "agents"))
     commands = tuple(_part(folder, "command", rel) for rel in _markdown_under(listing, "commands"))
-    skills = tuple(
-        folder / rel.rsplit("/", 1)[0]
-        for rel in listing.files
-        if rel.startswith("skills/") and rel.count("/") == 2 and rel.endswith("/" + SKILL_FILE)
-    )
+    listed = listed_skills(entry)
+    if listed is not None:
+        # An explicit list decides the plugin's skills; a listed path that is not a skill of
+        # the folder is reported by PE505.
+        skills = tuple(folder / rel for rel in listed if f"{rel}/{SKILL_FILE}" in listing.files)
+    else:
+        skills = tuple(
+            folder / rel.rsplit("/", 1)[0]
+            for rel in listing.files
+            if rel.startswith("skills/") and rel.count("/") == 2 and rel.endswith("/" + SKILL_FILE)
+        )
     return PluginDocument(folder, tuple(manifests), agents, commands, skills, listing)
+
+
+def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:
+    """A marketplace entry's explicit `skills` list, as normalised paths inside its folder."""
+    value = entry.get("skills") if entry is not None else None
+    if not isinstance(value, list):
+        return None
+    out = []
+    for raw in value:
+        if isinstance(raw, str):
+            path = posixpath.normpath(raw.replace("\\", "/"))
+            if path != "." and not path.startswith("../") and not raw.startswith("/"):
+                out.append(path)
+    return out
 
 
 def _markdown_under(listing: Listing, folder: str) -> list[str]:

@@ -24,6 +24,8 @@ class Target:
     folder: Path
     display: str
     kind: Kind = Kind.SKILL
+    # A marketplace.json entry (JSON text) that is, or stands in for, the plugin's manifest.
+    entry: str | None = None
 
 
 def _display(path: Path) -> str:

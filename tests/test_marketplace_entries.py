@@ -1,0 +1,126 @@
+"""Marketplace entries read as harnesses read them: `source`, `"strict": false`, explicit
+`skills` lists; one report item per entry, named as the marketplace names it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from plugin_eval.cli import app
+from plugin_eval.discovery import discover
+from tests.conftest import write_files
+
+runner = CliRunner()
+SKILL = (
+    "---\nname: {name}\ndescription: Formats CSV reports. Use when exporting tables, "
+    "cleaning column names, or merging CSV files.\n---\n\n# T\n\nSteps.\n"
+)
+DOCUMENTS = ["docx", "pdf", "xlsx"]
+EXAMPLES = ["art", "brand"]
+
+
+@pytest.fixture
+def market(tmp_path: Path) -> Path:
+    """Laid out like a public skills repository: every plugin is the root, its skills listed."""
+    root = tmp_path / "skills-repo"
+    entries = [
+        {
+            "name": "document-skills",
+            "description": "Read and write office documents.",
+            "source": "./",
+            "strict": False,
+            "skills": [f"./skills/{s}" for s in DOCUMENTS],
+        },
+        {
+            "name": "example-skills",
+            "description": "Examples of skills.",
+            "source": "./",
+            "strict": False,
+            "skills": [f"./skills/{s}" for s in EXAMPLES],
+        },
+    ]
+    marketplace = {"name": "skills", "owner": {"name": "Team"}, "plugins": entries}
+    write_files(
+        root,
+        {
+            ".claude-plugin/marketplace.json": json.dumps(marketplace, indent=2),
+            **{
+                f"skills/{s}/SKILL.md": SKILL.format(name=s)
+                for s in [*DOCUMENTS, *EXAMPLES, "unlisted"]
+            },
+        },
+    )
+    return root
+
+
+def _skills(report: dict[str, object]) -> list[str]:
+    skills = report["skills"]
+    assert isinstance(skills, list)
+    return sorted(str(s["name"]) for s in skills)
+
+
+def test_discovery_gives_one_item_per_entry_and_the_unlisted_skill_loose(market: Path) -> None:
+    found = discover(market)
+    assert [(i.kind, i.id) for i in found.items] == [
+        ("plugin", "@document-skills"),
+        ("plugin", "@example-skills"),
+        ("skill", "skills/unlisted"),
+    ]
+
+
+def test_report_has_exactly_each_entrys_listed_skills(market: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["report", str(market), "--out", str(out), "--no-cache"])
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads((out / "summary.json").read_text())["rows"]
+    assert [(r["name"], r["path"], r["skills"]) for r in rows] == [
+        ("document-skills", "@document-skills", 3),
+        ("example-skills", "@example-skills", 2),
+        ("unlisted", "skills/unlisted", None),
+    ]
+    documents = json.loads((out / "plugins" / "@document-skills.json").read_text())
+    assert _skills(documents) == DOCUMENTS
+    examples = json.loads((out / "plugins" / "@example-skills.json").read_text())
+    assert _skills(examples) == EXAMPLES
+    # Findings keep real paths: the entry's folder is the repository root.
+    assert all(not f["path"].startswith("@") for f in documents["findings"])
+
+
+def test_score_of_the_folder_scores_each_entry_as_report_does(
+    market: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(market)
+    scored = json.loads(runner.invoke(app, ["score", "-o", "json"]).stdout)["reports"]
+    assert [(r["name"], _skills(r) if r["kind"] == "plugin" else None) for r in scored] == [
+        ("document-skills", DOCUMENTS),
+        ("example-skills", EXAMPLES),
+        ("unlisted", None),
+    ]
+    out = tmp_path / "out"
+    runner.invoke(app, ["report", ".", "--out", str(out), "--no-cache"])
+    by_report = json.loads((out / "plugins" / "@document-skills.json").read_text())
+    assert by_report["composite"] == scored[0]["composite"]
+
+
+def test_strict_false_makes_the_entry_the_manifest(market: Path) -> None:
+    write_files(market, {".claude-plugin/plugin.json": json.dumps({"name": "whole-repo"})})
+    names = [i.id for i in discover(market).items if i.kind == "plugin"]
+    assert names == ["@document-skills", "@example-skills"]
+
+
+def test_an_entry_with_a_plugin_json_and_no_list_is_the_walked_plugin(tmp_path: Path) -> None:
+    write_files(
+        tmp_path,
+        {
+            ".claude-plugin/marketplace.json": json.dumps(
+                {"name": "m", "plugins": [{"name": "csv", "source": "./plugins/csv"}]}
+            ),
+            "plugins/csv/.claude-plugin/plugin.json": json.dumps({"name": "csv"}),
+            "plugins/csv/skills/clean/SKILL.md": SKILL.format(name="clean"),
+        },
+    )
+    items = discover(tmp_path).items
+    assert [(i.id, i.entry) for i in items] == [("plugins/csv", None)]
