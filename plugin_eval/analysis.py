@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import stat
 from bisect import bisect_right
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
+from pathlib import Path
 from urllib.parse import unquote
 
 from plugin_eval.document import Heading, SkillDocument, is_external
@@ -48,6 +50,20 @@ class Exemption:
 def estimate_tokens(text: str) -> int:
     """Rough token count (about four characters a token), used for budgets only."""
     return (len(text) + 3) // 4
+
+
+def _on_disk(folder: Path, rel: str) -> RefStatus:
+    """Whether ``rel`` exists inside ``folder``, each step checked without following links."""
+    here = str(folder)
+    for part in rel.split("/"):
+        here = os.path.join(here, part)
+        try:
+            mode = os.lstat(here).st_mode
+        except OSError:
+            return RefStatus.MISSING
+        if stat.S_ISLNK(mode):
+            return RefStatus.SYMLINK
+    return RefStatus.OK
 
 
 class Facts:
@@ -130,6 +146,9 @@ class Facts:
         if norm in listing.symlinks or any(norm.startswith(s + "/") for s in listing.symlinks):
             return Reference(raw, norm, line, column, kind, RefStatus.SYMLINK)
         exists = norm in listing.files or listing.has_dir(norm)
+        if not exists and not listing.complete:
+            # The listing stopped short: ask the file system, never through a symlink.
+            return Reference(raw, norm, line, column, kind, _on_disk(self.doc.folder, norm))
         return Reference(
             raw, norm, line, column, kind, RefStatus.OK if exists else RefStatus.MISSING
         )

@@ -25,5 +25,7 @@ DESCRIPTION_MIN_CHARS = 20
 LISTING_CHARS = 1536
 # Codex reads the first 8,000 bytes of SKILL.md into its context; the rest is cut.
 CODEX_BYTES = 8000
+# Files listed per skill folder; a larger folder is listed this far and reported (PE011).
+LISTED_FILES = 5000
 # PluginEval's OVER_CONSTRAINED anti-pattern: more MUST/NEVER/ALWAYS directives than this.
 MAX_DIRECTIVES = 15

@@ -15,6 +15,7 @@ from urllib.parse import unquote
 import yaml
 from markdown_it.token import Token
 
+from plugin_eval import budgets
 from plugin_eval.markdown_parser import (
     INLINE_SYNTAX,
     MD,
@@ -28,7 +29,7 @@ SKILL_FILE = "SKILL.md"
 # Folders the specification names; anything else in a skill folder is still listed.
 RESOURCE_DIRS = ("references", "assets", "scripts")
 MAX_SKILL_BYTES = 4 * 1024 * 1024
-MAX_LISTED_FILES = 5000
+MAX_LISTED_FILES = budgets.LISTED_FILES
 
 # The fence python-frontmatter recognises (its YAMLHandler.FM_BOUNDARY). The package itself is
 # not used: it yields no line or column for a key, which PyYAML's composer does, and importing
@@ -117,6 +118,12 @@ class Listing:
     files: tuple[str, ...]
     symlinks: tuple[str, ...]
     truncated: bool = False
+    # Subfolders that could not be listed (their files are missing from ``files``).
+    unreadable: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return not self.truncated and not self.unreadable
 
     def has_dir(self, name: str) -> bool:
         prefix = name.rstrip("/") + "/"
@@ -632,6 +639,7 @@ def list_folder(folder: Path) -> Listing:
     """
     files: list[str] = []
     links: list[str] = []
+    unreadable: list[str] = []
     stack = [(str(folder), "")]
     while stack and len(files) < MAX_LISTED_FILES:
         path, prefix = stack.pop()
@@ -639,6 +647,8 @@ def list_folder(folder: Path) -> Listing:
             with os.scandir(path) as it:
                 entries = list(it)
         except OSError:
+            if prefix:
+                unreadable.append(prefix.rstrip("/"))
             continue
         for entry in entries:
             rel = prefix + entry.name
@@ -650,7 +660,12 @@ def list_folder(folder: Path) -> Listing:
             else:
                 files.append(rel)
     truncated = len(files) >= MAX_LISTED_FILES
-    return Listing(tuple(sorted(files)[:MAX_LISTED_FILES]), tuple(sorted(links)), truncated)
+    return Listing(
+        tuple(sorted(files)[:MAX_LISTED_FILES]),
+        tuple(sorted(links)),
+        truncated,
+        tuple(sorted(unreadable)),
+    )
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -22,7 +22,7 @@ from plugin_eval.config import Config
 from plugin_eval.document import SKILL_FILE, SkillDocument, parse_skill
 from plugin_eval.findings import Finding
 from plugin_eval.results import LayerOutcome, SkillResult
-from plugin_eval.rules import BY_CODE, INTERNAL_ERROR, SKILL_RULES
+from plugin_eval.rules import BY_CODE, INTERNAL_ERROR, LISTING_INCOMPLETE, SKILL_RULES
 from plugin_eval.rules.base import RuleDoc
 from plugin_eval.scoring import composite as comp
 from plugin_eval.scoring.subscores import compute, static_dimensions, static_layer_score
@@ -80,8 +80,25 @@ def run_rules(doc: SkillDocument, facts: Facts, config: Config) -> tuple[list[Fi
     found = run_checks(enabled, lambda rule: rule.check(doc, facts), SKILL_FILE)
     kept, hidden = suppression.apply(found, table)
     kept += suppression.problems(table, lambda code: config.enabled(code, doc.folder))
+    if not doc.listing.complete and config.enabled(LISTING_INCOMPLETE.code, doc.folder):
+        kept.append(_incomplete(doc))
     kept.sort(key=Finding.sort_key)
     return kept, hidden
+
+
+def _incomplete(doc: SkillDocument) -> Finding:
+    listing = doc.listing
+    what = []
+    if listing.truncated:
+        what.append(f"more than {len(listing.files):,} files: the listing stopped there")
+    if listing.unreadable:
+        shown = ", ".join(listing.unreadable[:3]) + (" …" if len(listing.unreadable) > 3 else "")
+        what.append(f"{len(listing.unreadable)} folder(s) could not be read ({shown})")
+    return LISTING_INCOMPLETE.finding(
+        f"the skill folder holds {'; '.join(what)}; links were checked on disk, unlinked "
+        "files only among those listed",
+        path=SKILL_FILE,
+    )
 
 
 def joined(display: str, rel: str) -> str:

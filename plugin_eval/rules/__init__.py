@@ -19,6 +19,7 @@ from plugin_eval.rules import (
     pe008_unknown_suppression,
     pe009_unused_suppression,
     pe010_below_threshold,
+    pe011_listing_incomplete,
     pe101_empty_description,
     pe102_missing_trigger,
     pe103_missing_name,
@@ -121,11 +122,13 @@ INTERNAL_ERROR = pe000_internal_error.RULE
 UNKNOWN_SUPPRESSION = pe008_unknown_suppression.RULE
 UNUSED_SUPPRESSION = pe009_unused_suppression.RULE
 BELOW_THRESHOLD = pe010_below_threshold.RULE
+LISTING_INCOMPLETE = pe011_listing_incomplete.RULE
 ENGINE_RULES: tuple[RuleDoc, ...] = (
     INTERNAL_ERROR,
     UNKNOWN_SUPPRESSION,
     UNUSED_SUPPRESSION,
     BELOW_THRESHOLD,
+    LISTING_INCOMPLETE,
 )
 ALL_RULES: tuple[RuleDoc, ...] = tuple(
     sorted((*ENGINE_RULES, *SKILL_RULES, *PLUGIN_RULES), key=lambda rule: rule.code)
