@@ -18,7 +18,7 @@ from pathlib import Path
 
 from plugin_eval import __version__
 from plugin_eval.document import SKILL_FILE
-from plugin_eval.plugin import MANIFESTS
+from plugin_eval.plugin import plugin_files
 from plugin_eval.report.model import SummaryRow
 
 FORMAT = "3"
@@ -47,11 +47,13 @@ def digest_folder(
     kind: str,
     listed: Sequence[str] | None = None,
     contents: Mapping[str, bytes] | None = None,
+    entry: str | None = None,
 ) -> str:
     """What a score depends on inside the folder: the files rules read and every name.
 
-    ``listed`` is the folder's entries when a walk already has them (discovery does), and
-    ``contents`` the bytes of files already read (a worker has read SKILL.md to score it).
+    ``listed`` is the folder's entries when a walk already has them (discovery does),
+    ``contents`` the bytes of files already read (a worker has read SKILL.md to score it),
+    and ``entry`` a marketplace entry that decides a plugin's manifest and skills.
     """
     names: list[str] = list(listed) if listed is not None else []
     if listed is None:
@@ -62,21 +64,9 @@ def digest_folder(
         # A symlinked SKILL.md is named, never read (links are not followed).
         read = [SKILL_FILE] if f"f:{SKILL_FILE}" in names else []
     else:
+        # Exactly the files the plugin parse reads (plugin_files decides for both).
         files = [n[2:] for n in names if n.startswith("f:")]
-        parts = ("agents", "commands")
-        read = [
-            *(m for m in MANIFESTS if f"f:{m}" in names),
-            *(
-                f
-                for f in files
-                if f.endswith(".md") and f.count("/") == 1 and f.split("/")[0] in parts
-            ),
-            *(
-                f
-                for f in files
-                if f.startswith("skills/") and f.endswith("/" + SKILL_FILE) and f.count("/") == 2
-            ),
-        ]
+        read = list(plugin_files(files, json.loads(entry) if entry else None).read)
     for rel in read:
         h.update(b"\0c" + rel.encode("utf-8", "surrogateescape"))
         if contents is not None and rel in contents:
@@ -96,9 +86,10 @@ def item_key(
     folder: Path,
     names: Sequence[str] | None = None,
     contents: Mapping[str, bytes] | None = None,
+    entry: str | None = None,
 ) -> str:
     """The cache key of one item (the version and configuration key the whole cache file)."""
-    digest = digest_folder(folder, kind, names, contents)
+    digest = digest_folder(folder, kind, names, contents, entry)
     return hashlib.sha256(f"{kind}\0{rel}\0{digest}".encode()).hexdigest()
 
 
@@ -156,8 +147,15 @@ class Cache:
             self.path.unlink(missing_ok=True)
             return self._open() if not self.path.exists() else sqlite3.connect(":memory:")
 
-    def key(self, kind: str, rel: str, folder: Path, names: Sequence[str] | None = None) -> str:
-        return item_key(kind, rel, folder, names)
+    def key(
+        self,
+        kind: str,
+        rel: str,
+        folder: Path,
+        names: Sequence[str] | None = None,
+        entry: str | None = None,
+    ) -> str:
+        return item_key(kind, rel, folder, names, entry=entry)
 
     def empty(self) -> bool:
         try:

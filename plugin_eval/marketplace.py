@@ -100,7 +100,7 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
     key = None
     if task.want_key and task.kind is Kind.PLUGIN:
         # Taken before scoring, so the key describes the content that was scored.
-        key = item_key(task.kind, task.cache_id, folder, task.names)
+        key = item_key(task.kind, task.cache_id, folder, task.names, entry=task.entry)
     try:
         with collection_paused():
             if task.kind is Kind.PLUGIN:
@@ -314,7 +314,7 @@ def run_report(
     for item in found.items:
         task = _task(item, want_key=cold)
         key = (
-            cache.key(task.kind, task.cache_id, item.folder, item.names)
+            cache.key(task.kind, task.cache_id, item.folder, item.names, task.entry)
             if cache and not cold
             else None
         )

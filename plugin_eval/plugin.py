@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -108,20 +108,59 @@ def parse_plugin(
     if entry is not None and (not manifests or entry.get("strict") is False):
         text = json.dumps(entry, indent=2)
         manifests = [Manifest("marketplace.json entry", text, MappingProxyType(dict(entry)))]
-    agents = tuple(_part(folder, "agent", rel) for rel in _markdown_under(listing, "agents"))
-    commands = tuple(_part(folder, "command", rel) for rel in _markdown_under(listing, "commands"))
+    # An explicit `skills` list decides the plugin's skills (a listed path that is not a
+    # skill of the folder is reported by PE505); see plugin_files.
+    chosen = plugin_files(listing.files, entry)
+    agents = tuple(_part(folder, "agent", rel) for rel in chosen.agents)
+    commands = tuple(_part(folder, "command", rel) for rel in chosen.commands)
+    skills = tuple(folder / rel.rsplit("/", 1)[0] for rel in chosen.skill_files)
+    return PluginDocument(folder, tuple(manifests), agents, commands, skills, listing)
+
+
+@dataclass(frozen=True)
+class PluginFiles:
+    """The files a plugin parse reads, by their path in the plugin folder."""
+
+    manifests: tuple[str, ...]
+    agents: tuple[str, ...]
+    commands: tuple[str, ...]
+    skill_files: tuple[str, ...]
+
+    @property
+    def read(self) -> tuple[str, ...]:
+        return (*self.manifests, *self.agents, *self.commands, *self.skill_files)
+
+
+def plugin_files(files: Collection[str], entry: Mapping[str, Any] | None) -> PluginFiles:
+    """Which of ``files`` a plugin parse reads: its manifests, agents, commands, and the
+    SKILL.md of each of its skills (those an entry's `skills` list names, else skills/*).
+
+    The parser reads exactly these, and the result cache hashes exactly these, so what is
+    scored and what the cache checks never drift apart."""
+    present = set(files)
+
+    def markdown_under(folder: str) -> tuple[str, ...]:
+        return tuple(
+            sorted(
+                f
+                for f in present
+                if f.startswith(folder + "/") and f.count("/") == 1 and f.lower().endswith(".md")
+            )
+        )
+
     listed = listed_skills(entry)
     if listed is not None:
-        # An explicit list decides the plugin's skills; a listed path that is not a skill of
-        # the folder is reported by PE505.
-        skills = tuple(folder / rel for rel in listed if f"{rel}/{SKILL_FILE}" in listing.files)
+        skills = tuple(f"{rel}/{SKILL_FILE}" for rel in listed if f"{rel}/{SKILL_FILE}" in present)
     else:
         skills = tuple(
-            folder / rel.rsplit("/", 1)[0]
-            for rel in listing.files
-            if rel.startswith("skills/") and rel.count("/") == 2 and rel.endswith("/" + SKILL_FILE)
+            sorted(
+                f
+                for f in present
+                if f.startswith("skills/") and f.count("/") == 2 and f.endswith("/" + SKILL_FILE)
+            )
         )
-    return PluginDocument(folder, tuple(manifests), agents, commands, skills, listing)
+    manifests = tuple(m for m in MANIFESTS if m in present)
+    return PluginFiles(manifests, markdown_under("agents"), markdown_under("commands"), skills)
 
 
 def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:
@@ -136,10 +175,6 @@ def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:
             if path != "." and not path.startswith("../") and not raw.startswith("/"):
                 out.append(path)
     return out
-
-
-def _markdown_under(listing: Listing, folder: str) -> list[str]:
-    return [f for f in listing.under(folder) if f.count("/") == 1 and f.lower().endswith(".md")]
 
 
 def _manifest(folder: Path, rel: str) -> Manifest:

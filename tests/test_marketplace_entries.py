@@ -124,3 +124,27 @@ def test_an_entry_with_a_plugin_json_and_no_list_is_the_walked_plugin(tmp_path: 
     )
     items = discover(tmp_path).items
     assert [(i.id, i.entry) for i in items] == [("plugins/csv", None)]
+
+
+def test_a_listed_skill_anywhere_in_the_folder_is_part_of_the_cache_key(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    entry = {"name": "tools", "source": "./", "strict": False, "skills": ["./custom/x"]}
+    write_files(
+        root,
+        {
+            ".claude-plugin/marketplace.json": json.dumps({"name": "m", "plugins": [entry]}),
+            "custom/x/SKILL.md": SKILL.format(name="x"),
+        },
+    )
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    args = ["report", str(root), "--out", str(out), "--cache-dir", str(cache)]
+    first = runner.invoke(app, args)
+    assert "cache 0 hits, 1 misses" in first.stderr
+    assert "cache 1 hits, 0 misses" in runner.invoke(app, args).stderr
+    text = SKILL.format(name="x").replace("Steps.", "See [gone](references/gone.md).")
+    (root / "custom" / "x" / "SKILL.md").write_text(text)
+    third = runner.invoke(app, args)
+    assert "cache 0 hits, 1 misses" in third.stderr
+    report = json.loads((out / "plugins" / "repo.json").read_text())
+    assert report["name"] == "tools"
+    assert "PE201" in [f["code"] for f in report["findings"]]
