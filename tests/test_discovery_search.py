@@ -158,3 +158,43 @@ def test_report_files_of_dot_folders_are_not_hidden(repo: Path, tmp_path: Path) 
         "dot-codex--skills--b.json",
         "skills--d.json",
     ]
+
+
+def test_the_action_with_default_inputs_reports_on_the_repository(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The action's scoring step, run by bash with its default inputs in the repository."""
+    import os
+    import sys
+
+    import yaml
+
+    from tests.conftest import REPO
+
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    defaults = {name: spec["default"] for name, spec in action["inputs"].items()}
+    (step,) = [s for s in action["runs"]["steps"] if s.get("name") == "Score"]
+    shim = tmp_path / "bin" / "plugin-eval"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m plugin_eval "$@"\n')
+    shim.chmod(0o755)
+    summary = tmp_path / "summary.md"
+    write_files(repo, {"skills/d/SKILL.md": skill("d").replace("Steps.", "See [x](refs/x.md).")})
+    env = {
+        **os.environ,
+        "PATH": f"{shim.parent}{os.pathsep}{os.environ['PATH']}",
+        "PYTHONPATH": str(REPO),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "PE_PATH": defaults["path"],
+        "PE_THRESHOLD": defaults["threshold"],
+        "PE_FAIL_ON": defaults["fail-on"],
+        "PE_SARIF": defaults["sarif"],
+    }
+    done = subprocess.run(
+        ["bash", "-c", step["run"]], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1  # the dead link is an error
+    assert "::error file=skills/d/SKILL.md,line=8" in done.stdout
+    text = summary.read_text()
+    assert all(f"`{path}`" in text for path in EXPECTED)
+    assert text.endswith("## Result: FAIL\n\n- 1 finding(s) at error or worse (--fail-on)\n")
