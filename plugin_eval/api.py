@@ -5,8 +5,9 @@
     print(batch.reports[0].composite.score)
 
 ``score_paths`` scores skills and plugins into a ``Batch`` (reports, what could not be
-scored, notes); ``render`` turns a batch into any output format; ``exit_code`` says what a
-script should exit with. ``compare_paths`` and ``report_tree`` do the same for
+scored, notes); ``render`` turns a batch into any output format; ``verdict`` says, in words,
+what makes the run fail and ``exit_code`` what a script should exit with; ``show_files``
+lists what would be scored and what is passed over. ``compare_paths`` and ``report_tree`` do the same for
 ``plugin-eval compare`` and ``plugin-eval report``. A ``UsageError`` is a problem with the
 request itself (the command line's exit 2), raised before anything is scored.
 """
@@ -328,7 +329,7 @@ def _one_target(path: Path, display: str | None) -> Target:
         failures, notes = resolved.failures, resolved.notes
         raise UsageError(f"{failures[0].path}: {failures[0].error}" if failures else notes[0])
     target = resolved.targets[0]
-    return Target(target.folder, display or target.display, target.kind)
+    return replace(target, display=display or target.display)
 
 
 @dataclass
