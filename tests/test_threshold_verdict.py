@@ -81,3 +81,12 @@ def test_a_passing_run_shows_no_verdict() -> None:
     result = runner.invoke(app, ["score", "corpus/csv-cleanup", "--threshold", "60"])
     assert result.exit_code == 0
     assert "FAIL" not in result.stdout and "exit 1" not in result.stdout
+
+
+def test_html_opens_with_the_failing_result() -> None:
+    code, out = _run("html", "--fail-on", "none")
+    assert code == 1
+    section = out[out.index('<section id="result">') : out.index("</section>")]
+    assert "<h2>Result: FAIL</h2>" in section
+    assert f"<li><code>corpus/log-triage/SKILL.md</code>: {MESSAGE}</li>" in section
+    assert out.index('<section id="result">') < out.index("log-triage</h2>")

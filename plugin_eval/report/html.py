@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from plugin_eval import __version__
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, Dimension, FindingOut, Report
-from plugin_eval.report.scored import Scored, badge_text, location
+from plugin_eval.report.scored import Scored, badge_text, below_threshold, location
 
 # Even if a text escaped escaping, the page may run no script and load nothing.
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
@@ -68,8 +68,14 @@ def _tone(percent: float) -> str:
     return "good" if percent >= 80 else "fair" if percent >= 60 else "poor"
 
 
-def render(reports: Sequence[Scored], title: str = "plugin-eval report") -> str:
-    """One HTML document for one or many reports, with a ranked summary when there are several."""
+def render(
+    reports: Sequence[Scored],
+    title: str = "plugin-eval report",
+    threshold: float | None = None,
+    verdict: Sequence[str] = (),
+) -> str:
+    """One HTML document for one or many reports, with a ranked summary when there are several,
+    opened by the run's result when it failed (items under ``threshold``, ``verdict``)."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -85,6 +91,7 @@ def render(reports: Sequence[Scored], title: str = "plugin-eval report") -> str:
         f"<h1>{esc(title)}</h1>",
         f'<p class="muted">{len(reports)} report(s) · plugin-eval {esc(__version__)}</p>',
         "</header>",
+        *_result(reports, threshold, verdict),
     ]
     if len(reports) > 1:
         parts += _summary(reports)
@@ -97,6 +104,21 @@ def render(reports: Sequence[Scored], title: str = "plugin-eval report") -> str:
         "</html>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def _result(
+    reports: Sequence[Scored], threshold: float | None, verdict: Sequence[str]
+) -> list[str]:
+    """The failing result first: each item under the threshold, then every other reason."""
+    failing = below_threshold(reports, threshold)
+    if not failing and not verdict:
+        return []
+    out = ['<section id="result">', "<h2>Result: FAIL</h2>", "<ul>"]
+    out += [f"<li><code>{esc(f.path)}</code>: {esc(f.message)}</li>" for _, f in failing]
+    out += [
+        f"<li>{esc(reason)}</li>" for reason in verdict if not failing or "threshold" not in reason
+    ]
+    return [*out, "</ul>", "</section>"]
 
 
 def _counts(findings: Sequence[FindingOut]) -> dict[str, int]:
@@ -231,5 +253,5 @@ def _evidence(report: Report) -> list[str]:
 
 
 def render_batch(batch: Batch, options: RenderOptions) -> str:
-    """Every report of the batch."""
-    return render(batch.reports)
+    """Every report of the batch, opened by the result when the run failed."""
+    return render(batch.reports, threshold=options.threshold, verdict=options.verdict)
