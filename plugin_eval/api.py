@@ -27,7 +27,7 @@ from plugin_eval.discovery import Scope, discover
 from plugin_eval.engine import DepthUnavailable, check_depth, joined, score_skill
 from plugin_eval.findings import Severity
 from plugin_eval.plugin_score import score_plugin
-from plugin_eval.report.formats import RenderOptions, Subject
+from plugin_eval.report.formats import RenderOptions, Subject, Verdict
 from plugin_eval.report.formats import render as render_format
 from plugin_eval.report.model import (
     Batch,
@@ -272,28 +272,24 @@ def write_output(path: Path, text: str) -> None:
         partial.unlink(missing_ok=True)
 
 
-def verdict(batch: Batch, config: Config) -> list[str]:
-    """What makes the run fail, in words: paths that could not be scored, composites under
-    the threshold, findings at ``fail_on`` or worse. Empty when it passes."""
-    reasons = []
-    if batch.failures:
-        reasons.append(f"{len(batch.failures)} path(s) could not be scored")
-    if config.threshold is not None:
-        below = sum(r.composite.score < config.threshold for r in batch.reports)
-        if below:
-            reasons.append(f"{below} item(s) under the threshold {config.threshold:g}")
+def verdict(batch: Batch, config: Config) -> Verdict:
+    """What makes the run fail: paths that could not be scored, composites under the
+    threshold, findings at ``fail_on`` or worse (``.reasons()`` says it in words)."""
+    threshold = config.threshold
+    below = (
+        sum(r.composite.score < threshold for r in batch.reports) if threshold is not None else 0
+    )
+    found = 0
     if config.fail_on != "none":
         floor = Severity(config.fail_on).rank
         found = sum(Severity(f.severity).rank >= floor for r in batch.reports for f in r.findings)
-        if found:
-            reasons.append(f"{found} finding(s) at {config.fail_on} or worse (--fail-on)")
-    return reasons
+    return Verdict(len(batch.failures), threshold, below, found, config.fail_on)
 
 
 def exit_code(batch: Batch, config: Config) -> int:
     """1 when something could not be scored, a composite is under the threshold, or a
     finding is at ``fail_on`` or worse; 0 otherwise."""
-    return EXIT_FAIL if verdict(batch, config) else EXIT_OK
+    return EXIT_FAIL if verdict(batch, config).failed else EXIT_OK
 
 
 def compare_paths(

@@ -90,7 +90,9 @@ def item_key(
 ) -> str:
     """The cache key of one item (the version and configuration key the whole cache file)."""
     digest = digest_folder(folder, kind, names, contents, entry)
-    return hashlib.sha256(f"{kind}\0{rel}\0{digest}".encode()).hexdigest()
+    # A marketplace entry is part of the key: it decides the plugin's manifest and skills.
+    named = f"{kind}\0{rel}\0{entry or ''}\0{digest}"
+    return hashlib.sha256(named.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def checksum(payload: str | bytes) -> str:

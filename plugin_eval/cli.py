@@ -328,10 +328,9 @@ def score(
             f"[bold red]error:[/] {escape(failure.path)}: could not be scored: "
             f"{escape(failure.error)}"
         )
-    reasons = api.verdict(batch, config)
-    options = RenderOptions(explain=explain, threshold=config.threshold, verdict=tuple(reasons))
-    _emit(batch, "batch", output, files, options)
-    raise typer.Exit(api.EXIT_FAIL if reasons else api.EXIT_OK)
+    verdict = api.verdict(batch, config)
+    _emit(batch, "batch", output, files, RenderOptions(explain=explain, verdict=verdict))
+    raise typer.Exit(api.EXIT_FAIL if verdict.failed else api.EXIT_OK)
 
 
 @app.command("compare")

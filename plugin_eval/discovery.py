@@ -9,12 +9,14 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from plugin_eval.document import SKILL_FILE
 from plugin_eval.plugin import MANIFESTS, listed_skills
 from plugin_eval.vocabulary import Kind
+
+if TYPE_CHECKING:  # pathspec loads when a folder is searched, not when one skill is scored
+    import pathspec
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
 MANIFEST_DIRS = frozenset(m.split("/")[0] for m in MANIFESTS)
@@ -53,6 +55,8 @@ class Scope:
     respect_gitignore: bool = True
 
     def spec(self) -> pathspec.GitIgnoreSpec:
+        import pathspec
+
         return pathspec.GitIgnoreSpec.from_lines(self.exclude)
 
 
@@ -63,7 +67,8 @@ class Item:
     kind: Kind
     folder: Path
     rel: str
-    # A marketplace.json entry (as JSON text) standing in for a missing plugin.json.
+    # A marketplace.json entry (as JSON text): the plugin's manifest where it has no plugin.json
+    # or says "strict": false, and its skills where it lists them.
     entry: str | None = None
     # For a skill: every entry below it ("f:", "d:", "l:" + relative path), from the walk
     # that found it, so the cache key needs no second walk.
@@ -142,7 +147,7 @@ def entry_name(item: Item) -> str:
     return name if isinstance(name, str) and name else item.folder.name
 
 
-Ignores = tuple[tuple[str, pathspec.GitIgnoreSpec], ...]
+Ignores = tuple[tuple[str, "pathspec.GitIgnoreSpec"], ...]
 
 
 def _ignored(rel: str, is_dir: bool, ignores: Ignores) -> bool:
@@ -156,6 +161,8 @@ def _ignored(rel: str, is_dir: bool, ignores: Ignores) -> bool:
 
 
 def _gitignore(folder: Path, rel: str, ignores: Ignores, notes: list[str]) -> Ignores:
+    import pathspec
+
     try:
         lines = (folder / GITIGNORE).read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError as err:

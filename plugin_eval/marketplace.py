@@ -56,12 +56,6 @@ class Task:
     # True when the worker should compute the cache key (a cold cache: nothing to look up).
     want_key: bool = False
 
-    @property
-    def cache_id(self) -> str:
-        """What the cache key names besides the bytes: the item, and a marketplace entry's
-        own text (it decides the plugin's manifest and skills)."""
-        return f"{self.id}\0{self.entry}" if self.entry else self.id
-
 
 @dataclass
 class RunStats:
@@ -100,7 +94,7 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
     key = None
     if task.want_key and task.kind is Kind.PLUGIN:
         # Taken before scoring, so the key describes the content that was scored.
-        key = item_key(task.kind, task.cache_id, folder, task.names, entry=task.entry)
+        key = item_key(task.kind, task.id, folder, task.names, entry=task.entry)
     try:
         with collection_paused():
             if task.kind is Kind.PLUGIN:
@@ -116,7 +110,7 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
                     # The key hashes the very bytes that are scored (read once, not twice).
                     whole = len(doc.raw) < MAX_SKILL_BYTES
                     contents = {SKILL_FILE: doc.raw} if whole else None
-                    key = item_key(task.kind, task.cache_id, folder, task.names, contents)
+                    key = item_key(task.kind, task.id, folder, task.names, contents, task.entry)
                 skill = score_document(doc, config, task.rel or ".", Depth.QUICK)
                 del doc  # freed before collection resumes, so no collection walks its tokens
                 report = build_report(skill, PLACEHOLDER)
@@ -314,7 +308,7 @@ def run_report(
     for item in found.items:
         task = _task(item, want_key=cold)
         key = (
-            cache.key(task.kind, task.cache_id, item.folder, item.names, task.entry)
+            cache.key(task.kind, task.id, item.folder, item.names, task.entry)
             if cache and not cold
             else None
         )

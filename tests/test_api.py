@@ -240,6 +240,7 @@ def test_a_quick_text_score_loads_no_layer_renderer_or_sdk_it_does_not_use() -> 
         "plugin_eval.report.github",
         "plugin_eval.report.markdown",
         "plugin_eval.marketplace",
+        "pathspec",
     }
     assert "plugin_eval.report.text" in loaded
     assert not unused & loaded

@@ -46,6 +46,7 @@ from plugin_eval.montecarlo.results import (
 from plugin_eval.montecarlo.runner import BackendBroken
 from plugin_eval.results import LayerOutcome
 from plugin_eval.scoring import composite as comp
+from plugin_eval.scoring.composite import central
 from plugin_eval.vocabulary import Layer
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ def _f1_interval(
     denominator = 2 * tp + fp + fn
     with np.errstate(divide="ignore", invalid="ignore"):
         values = np.where(denominator > 0, 2 * tp / denominator, np.nan)
-    return _around(stats.percentile(values), point)
+    return _around(central(values), point)
 
 
 def _around(bounds: tuple[float, float] | None, point: float | None) -> tuple[float, float] | None:

@@ -59,7 +59,7 @@ def bca_mean(values: Sequence[float], seed: int = SEED) -> tuple[float, float] |
         )
     low, high = result.confidence_interval
     if not (math.isfinite(low) and math.isfinite(high)):
-        return percentile(bootstrap_means(data, seed))
+        return central(bootstrap_means(data, seed))
     return float(low), float(high)
 
 
@@ -75,11 +75,6 @@ def cluster_weights(groups: int, seed: int = SEED, resamples: int = RESAMPLES) -
     rng = np.random.default_rng(seed)
     weights: NDArray[np.int64] = rng.multinomial(groups, [1.0 / groups] * groups, size=resamples)
     return weights
-
-
-def percentile(values: NDArray[np.float64] | Sequence[float]) -> tuple[float, float] | None:
-    """The central 95 % of bootstrap replicates (NaN replicates dropped)."""
-    return central([float(v) for v in values])
 
 
 def median_iqr(values: Sequence[float]) -> tuple[float, float, float]:

@@ -18,6 +18,34 @@ Renderer = Callable[[Any, "RenderOptions"], str]
 
 
 @dataclass(frozen=True)
+class Verdict:
+    """What makes a run fail, counted by kind; a run that counts nothing passes."""
+
+    unscored: int = 0
+    # The run's threshold (items under it are shown as failing) and how many are under it.
+    threshold: float | None = None
+    below_threshold: int = 0
+    findings: int = 0
+    fail_on: str = "error"
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.unscored or self.below_threshold or self.findings)
+
+    def reasons(self, items_listed: bool = False) -> list[str]:
+        """Each reason in words; ``items_listed`` leaves out the count of items under the
+        threshold, for an output that lists them one by one."""
+        out = []
+        if self.unscored:
+            out.append(f"{self.unscored} path(s) could not be scored")
+        if self.below_threshold and not items_listed:
+            out.append(f"{self.below_threshold} item(s) under the threshold {self.threshold:g}")
+        if self.findings:
+            out.append(f"{self.findings} finding(s) at {self.fail_on} or worse (--fail-on)")
+        return out
+
+
+@dataclass(frozen=True)
 class RenderOptions:
     """What a renderer may be told besides the data."""
 
@@ -25,10 +53,8 @@ class RenderOptions:
     # Text output: columns and colour (a terminal's own width; 240 and no colour off one).
     width: int = 240
     colour: bool = False
-    # The run's threshold (items under it are shown as failing), and what makes the exit
-    # code non-zero, in words (the text output ends with it).
-    threshold: float | None = None
-    verdict: tuple[str, ...] = ()
+    # Why the run fails (the text output ends with it), and its threshold.
+    verdict: Verdict = Verdict()
 
 
 @dataclass(frozen=True)

@@ -55,4 +55,4 @@ def render(reports: Sequence[Scored], threshold: float | None = None) -> str:
 
 def render_batch(batch: Batch, options: RenderOptions) -> str:
     """Every report of the batch."""
-    return render(batch.reports, options.threshold)
+    return render(batch.reports, options.verdict.threshold)

@@ -10,7 +10,7 @@ import html
 from collections.abc import Sequence
 
 from plugin_eval import __version__
-from plugin_eval.report.formats import RenderOptions
+from plugin_eval.report.formats import RenderOptions, Verdict
 from plugin_eval.report.model import Batch, Dimension, FindingOut, Report
 from plugin_eval.report.scored import Scored, badge_text, below_threshold, location
 
@@ -71,11 +71,10 @@ def _tone(percent: float) -> str:
 def render(
     reports: Sequence[Scored],
     title: str = "plugin-eval report",
-    threshold: float | None = None,
-    verdict: Sequence[str] = (),
+    verdict: Verdict | None = None,
 ) -> str:
     """One HTML document for one or many reports, with a ranked summary when there are several,
-    opened by the run's result when it failed (items under ``threshold``, ``verdict``)."""
+    opened by the run's result when it failed."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -91,7 +90,7 @@ def render(
         f"<h1>{esc(title)}</h1>",
         f'<p class="muted">{len(reports)} report(s) · plugin-eval {esc(__version__)}</p>',
         "</header>",
-        *_result(reports, threshold, verdict),
+        *_result(reports, verdict),
     ]
     if len(reports) > 1:
         parts += _summary(reports)
@@ -106,18 +105,16 @@ def render(
     return "\n".join(parts) + "\n"
 
 
-def _result(
-    reports: Sequence[Scored], threshold: float | None, verdict: Sequence[str]
-) -> list[str]:
+def _result(reports: Sequence[Scored], verdict: Verdict | None) -> list[str]:
     """The failing result first: each item under the threshold, then every other reason."""
-    failing = below_threshold(reports, threshold)
-    if not failing and not verdict:
+    if verdict is None or not verdict.failed:
         return []
     out = ['<section id="result">', "<h2>Result: FAIL</h2>", "<ul>"]
-    out += [f"<li><code>{esc(f.path)}</code>: {esc(f.message)}</li>" for _, f in failing]
     out += [
-        f"<li>{esc(reason)}</li>" for reason in verdict if not failing or "threshold" not in reason
+        f"<li><code>{esc(f.path)}</code>: {esc(f.message)}</li>"
+        for _, f in below_threshold(reports, verdict.threshold)
     ]
+    out += [f"<li>{esc(reason)}</li>" for reason in verdict.reasons(items_listed=True)]
     return [*out, "</ul>", "</section>"]
 
 
@@ -254,4 +251,4 @@ def _evidence(report: Report) -> list[str]:
 
 def render_batch(batch: Batch, options: RenderOptions) -> str:
     """Every report of the batch, opened by the result when the run failed."""
-    return render(batch.reports, threshold=options.threshold, verdict=options.verdict)
+    return render(batch.reports, verdict=options.verdict)

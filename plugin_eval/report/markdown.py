@@ -140,14 +140,13 @@ def monte_carlo(report: Report) -> list[str]:
 def render_batch(batch: Batch, options: RenderOptions) -> str:
     """Each report in turn, then the items under the threshold and why the run failed."""
     text = "\n".join(render(r, options.explain) for r in batch.reports)
-    failing = below_threshold(batch.reports, options.threshold)
-    if not failing and not options.verdict:
+    verdict = options.verdict
+    if not verdict.failed:
         return text
+    failing = below_threshold(batch.reports, verdict.threshold)
     lines = ["", "## Result: FAIL", ""]
     lines += [f"- `{cell(f.path)}`: {cell(f.message)}" for _, f in failing]
-    # The items under the threshold are listed one by one above; the other reasons follow.
-    others = [reason for reason in options.verdict if not failing or "threshold" not in reason]
-    lines += [f"- {cell(reason)}" for reason in others]
+    lines += [f"- {cell(reason)}" for reason in verdict.reasons(items_listed=True)]
     return text + "\n".join(lines) + "\n"
 
 

@@ -187,4 +187,4 @@ def _sentence(text: str) -> str:
 
 def render_batch(batch: Batch, options: RenderOptions) -> str:
     """Every report of the batch, and a failing result for each item under the threshold."""
-    return render(batch.reports, threshold=options.threshold)
+    return render(batch.reports, threshold=options.verdict.threshold)

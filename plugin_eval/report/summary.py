@@ -24,7 +24,6 @@ BADGES = ("platinum", "gold", "silver", "bronze", "none")
 ATTENTION_BELOW = 60.0
 MAX_ROWS = 400  # GitHub caps a job summary at 1 MiB; summary.json always has every row
 MAX_LISTED_FINDINGS = 40
-Row = SummaryRow
 Previous = dict[str, tuple[float | None, str | None]]
 
 
@@ -36,7 +35,7 @@ class RowStore:
         self._file: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
         self._index: list[tuple[bool, str, int, int]] = []
 
-    def add(self, row: Row) -> None:
+    def add(self, row: SummaryRow) -> None:
         data = row.model_dump_json().encode("utf-8", "surrogateescape")
         self._index.append((row.kind is not Kind.PLUGIN, row.path, self._file.tell(), len(data)))
         self._file.write(data + b"\n")
@@ -44,7 +43,7 @@ class RowStore:
     def __len__(self) -> int:
         return len(self._index)
 
-    def __iter__(self) -> Iterator[Row]:
+    def __iter__(self) -> Iterator[SummaryRow]:
         """Plugins first, then loose skills, each by path."""
         self._file.flush()
         for _, _, offset, length in sorted(self._index):
@@ -77,10 +76,10 @@ class _Top:
     """The ``limit`` smallest items by key, and how many were offered."""
 
     limit: int
-    heap: list[tuple[Any, int, Row]] = field(default_factory=list)
+    heap: list[tuple[Any, int, SummaryRow]] = field(default_factory=list)
     total: int = 0
 
-    def offer(self, key: Any, row: Row) -> None:
+    def offer(self, key: Any, row: SummaryRow) -> None:
         self.total += 1
         entry = (_Neg(key), self.total, row)
         if len(self.heap) < self.limit:
@@ -88,7 +87,7 @@ class _Top:
         elif entry[0] > self.heap[0][0]:
             heapq.heapreplace(self.heap, entry)
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[SummaryRow]:
         return [row for _, _, row in sorted(self.heap, key=lambda e: e[0].key)]
 
 
@@ -128,7 +127,7 @@ class Summary:
     fixed_findings: int = 0
     listed: list[str] = field(default_factory=list)
 
-    def add(self, row: Row) -> None:
+    def add(self, row: SummaryRow) -> None:
         if row.kind is Kind.PLUGIN:
             self.plugins += 1
         else:
@@ -146,7 +145,7 @@ class Summary:
         if self.previous is not None:
             self._compare(row)
 
-    def _compare(self, row: Row) -> None:
+    def _compare(self, row: SummaryRow) -> None:
         assert self.previous is not None
         path = row.path
         self.seen.add(path)
@@ -204,7 +203,7 @@ class Summary:
 
 def write_summary(
     out: Path,
-    rows: Iterable[Row],
+    rows: Iterable[SummaryRow],
     stamp: str,
     root: str,
     notes: list[str],
@@ -229,15 +228,15 @@ def write_summary(
     return header
 
 
-def _weakest(row: Row) -> str:
+def _weakest(row: SummaryRow) -> str:
     return ", ".join(f"{d.name} {(d.score or 0.0) * 100:.0f}" for d in row.weakest_dimensions)
 
 
-def _flags(row: Row) -> str:
+def _flags(row: SummaryRow) -> str:
     return ", ".join(f"{k}×{v}" if v > 1 else k for k, v in row.anti_patterns.items()) or "—"
 
 
-def _ci(row: Row) -> str:
+def _ci(row: SummaryRow) -> str:
     if row.ci_lower is None or row.ci_upper is None:
         return "—"
     return f"[{row.ci_lower:.1f}, {row.ci_upper:.1f}]"

@@ -265,12 +265,13 @@ def render_batch(batch: Batch, options: RenderOptions) -> str:
     for report in batch.reports:
         render(console, report, options.explain)
     render_summary(console, list(batch.reports))
-    for failing, finding in below_threshold(batch.reports, options.threshold):
+    verdict = options.verdict
+    for failing, finding in below_threshold(batch.reports, verdict.threshold):
         console.print(
             f"[bold red]FAIL[/] {escape(failing.path)}: {escape(finding.message)}", soft_wrap=True
         )
-    if options.verdict:
-        console.print(f"exit 1: {escape('; '.join(options.verdict))}", soft_wrap=True)
+    if verdict.failed:
+        console.print(f"exit 1: {escape('; '.join(verdict.reasons()))}", soft_wrap=True)
     return buffer.getvalue()
 
 

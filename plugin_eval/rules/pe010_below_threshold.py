@@ -11,7 +11,7 @@ RULE = EngineRule(
     name="below-threshold",
     severity=Severity.ERROR,
     summary="The item's composite score is at or above the run's threshold. Shown by the "
-    "text, markdown, github and SARIF outputs of `score` when a threshold is set, on the "
+    "text, markdown, github, SARIF and HTML outputs of `score` when a threshold is set, on the "
     "item's SKILL.md (a plugin's manifest), naming the score and the threshold.",
     why="A run that exits 1 because a score is too low must say which item and by how much; "
     "otherwise a red CI job shows no reason.",

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from plugin_eval.vocabulary import Depth, Layer
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 DIMENSION_WEIGHTS: dict[str, float] = {
     "triggering_accuracy": 0.25,
@@ -178,7 +183,7 @@ def composite(
 LEVEL = 0.95
 
 
-def central(values: Sequence[float]) -> tuple[float, float] | None:
+def central(values: Sequence[float] | NDArray[np.float64]) -> tuple[float, float] | None:
     """The central 95 % of resampled values, NaN dropped; None when none is left."""
     import numpy as np  # only when a layer measured its uncertainty
 
