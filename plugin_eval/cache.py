@@ -1,8 +1,10 @@
 """A result cache keyed by file contents, tool version and configuration (SQLite).
 
 A cache written by another version, or one that cannot be read, is rebuilt, never trusted.
-Entries remember which targets outside their folder a rule looked at; a hit is only a hit
-while those still exist (or still do not).
+An entry is found by the item's listing (walk.list_folder, the listing scoring used) and
+remembers every file scoring read (walk.read_file) with a digest of the bytes read, and which
+targets outside the folder a rule looked at: a hit is only a hit while those files have the
+same bytes and those targets still exist (or still do not).
 """
 
 from __future__ import annotations
@@ -12,87 +14,29 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from plugin_eval import __version__
-from plugin_eval.document import SKILL_FILE
-from plugin_eval.plugin import plugin_files
 from plugin_eval.report.model import SummaryRow
+from plugin_eval.walk import Listing, unchanged
 
-FORMAT = "3"
+FORMAT = "4"
 DEFAULT_DIR = Path(".plugin-eval-cache")
 
 
-def _names(folder: str, prefix: str, out: list[str]) -> None:
-    """Every entry below ``folder`` (scandir's cached types: no extra system calls)."""
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        rel = prefix + entry.name
-        if entry.is_symlink():
-            out.append("l:" + rel)
-        elif entry.is_dir():
-            out.append("d:" + rel)
-            _names(entry.path, rel + "/", out)
-        else:
-            out.append("f:" + rel)
+def item_key(kind: str, rel: str, listing: Listing, entry: str | None = None) -> str | None:
+    """The lookup key of one item: its kind, its id, its marketplace entry and its listing.
 
-
-def digest_folder(
-    folder: Path,
-    kind: str,
-    listed: Sequence[str] | None = None,
-    contents: Mapping[str, bytes] | None = None,
-    entry: str | None = None,
-) -> str:
-    """What a score depends on inside the folder: the files rules read and every name.
-
-    ``listed`` is the folder's entries when a walk already has them (discovery does),
-    ``contents`` the bytes of files already read (a worker has read SKILL.md to score it),
-    and ``entry`` a marketplace entry that decides a plugin's manifest and skills.
+    An entry found under this key is only used while every file scoring read still has the
+    bytes it had (see ``Cache.get``). A listing cut short is never cached: files past the cap
+    could change unseen.
     """
-    names: list[str] = list(listed) if listed is not None else []
-    if listed is None:
-        _names(str(folder), "", names)
-    h = hashlib.sha256(kind.encode())
-    h.update("\0".join(names).encode("utf-8", "surrogateescape"))
-    if kind == "skill":
-        # A symlinked SKILL.md is named, never read (links are not followed).
-        read = [SKILL_FILE] if f"f:{SKILL_FILE}" in names else []
-    else:
-        # Exactly the files the plugin parse reads (plugin_files decides for both).
-        files = [n[2:] for n in names if n.startswith("f:")]
-        read = list(plugin_files(files, json.loads(entry) if entry else None).read)
-    for rel in read:
-        h.update(b"\0c" + rel.encode("utf-8", "surrogateescape"))
-        if contents is not None and rel in contents:
-            h.update(contents[rel])
-            continue
-        try:
-            with open(os.path.join(folder, rel), "rb") as fh:
-                h.update(fh.read())
-        except OSError as err:
-            h.update(f"unreadable:{err.errno}".encode())
+    if not listing.complete:
+        return None
+    h = hashlib.sha256(f"{kind}\0{rel}\0{entry or ''}\0".encode("utf-8", "surrogateescape"))
+    h.update(listing.key())
     return h.hexdigest()
-
-
-def item_key(
-    kind: str,
-    rel: str,
-    folder: Path,
-    names: Sequence[str] | None = None,
-    contents: Mapping[str, bytes] | None = None,
-    entry: str | None = None,
-) -> str:
-    """The cache key of one item (the version and configuration key the whole cache file)."""
-    digest = digest_folder(folder, kind, names, contents, entry)
-    # A marketplace entry is part of the key: it decides the plugin's manifest and skills.
-    named = f"{kind}\0{rel}\0{entry or ''}\0{digest}"
-    return hashlib.sha256(named.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def checksum(payload: str | bytes) -> str:
@@ -139,7 +83,7 @@ class Cache:
                 db.execute("DROP TABLE IF EXISTS results")
             db.execute(
                 "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, payload BLOB, "
-                "checksum TEXT, row TEXT, outside TEXT, stamp TEXT)"
+                "checksum TEXT, row TEXT, outside TEXT, reads TEXT, stamp TEXT)"
             )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (expected,))
             db.commit()
@@ -149,26 +93,17 @@ class Cache:
             self.path.unlink(missing_ok=True)
             return self._open() if not self.path.exists() else sqlite3.connect(":memory:")
 
-    def key(
-        self,
-        kind: str,
-        rel: str,
-        folder: Path,
-        names: Sequence[str] | None = None,
-        entry: str | None = None,
-    ) -> str:
-        return item_key(kind, rel, folder, names, entry=entry)
-
     def empty(self) -> bool:
         try:
             return self.db.execute("SELECT 1 FROM results LIMIT 1").fetchone() is None
         except sqlite3.DatabaseError:
             return True
 
-    def get(self, key: str) -> Entry | None:
+    def get(self, key: str, folder: Path) -> Entry | None:
         try:
             found = self.db.execute(
-                "SELECT payload, checksum, row, outside, stamp FROM results WHERE key = ?", (key,)
+                "SELECT payload, checksum, row, outside, reads, stamp FROM results WHERE key = ?",
+                (key,),
             ).fetchone()
         except sqlite3.DatabaseError:
             found = None
@@ -178,17 +113,20 @@ class Cache:
         try:
             row = SummaryRow.model_validate_json(found[2])
             outside = json.loads(found[3])
+            reads = json.loads(found[4])
             intact = checksum(found[0]) == found[1]
         except (TypeError, ValueError):  # pydantic's ValidationError is a ValueError
             intact = False
         if not intact:  # a damaged entry is recomputed, never trusted
             self.misses += 1
             return None
-        if any(os.path.lexists(path) != exists for path, exists in outside):
+        if any(os.path.lexists(path) != exists for path, exists in outside) or not unchanged(
+            folder, reads
+        ):
             self.misses += 1
             return None
         self.hits += 1
-        return Entry(found[0], row, str(found[4]))
+        return Entry(found[0], row, str(found[5]))
 
     def put(
         self,
@@ -196,18 +134,20 @@ class Cache:
         payload: bytes,
         row: SummaryRow,
         outside: list[list[object]],
+        reads: list[list[object]],
         stamp: str,
     ) -> None:
         # A cache that cannot be written only costs speed.
         with contextlib.suppress(sqlite3.DatabaseError):
             self.db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     key,
                     payload,
                     checksum(payload),
                     row.model_dump_json(),
                     json.dumps(outside),
+                    json.dumps(reads),
                     stamp,
                 ),
             )

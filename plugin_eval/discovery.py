@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from plugin_eval.document import SKILL_FILE
 from plugin_eval.plugin import MANIFESTS, listed_skills
 from plugin_eval.vocabulary import Kind
+from plugin_eval.walk import TOOL_FOLDERS, Walk
 
 if TYPE_CHECKING:  # pathspec loads when a folder is searched, not when one skill is scored
     import pathspec
@@ -24,26 +25,8 @@ MANIFEST_DIRS = frozenset(m.split("/")[0] for m in MANIFESTS)
 # version control, dependencies, caches, virtual environments and plugin-eval's own cache.
 # Hidden folders are searched: harnesses load skills from .claude/skills, .codex/skills,
 # .agents/skills and .github/skills.
-DEFAULT_EXCLUDE = (
-    ".git/",
-    ".hg/",
-    ".svn/",
-    "node_modules/",
-    "__pycache__/",
-    ".mypy_cache/",
-    ".pytest_cache/",
-    ".ruff_cache/",
-    ".hypothesis/",
-    ".tox/",
-    ".nox/",
-    ".venv/",
-    "venv/",
-    ".plugin-eval-cache/",
-)
+DEFAULT_EXCLUDE = tuple(f"{name}/" for name in TOOL_FOLDERS)
 GITIGNORE = ".gitignore"
-# A folder holding one of these is a virtual environment or a plugin-eval report folder.
-VENV_MARKER = "pyvenv.cfg"
-REPORT_MARKER = ".plugin-eval-index.json"
 
 
 @dataclass(frozen=True)
@@ -70,9 +53,6 @@ class Item:
     # A marketplace.json entry (as JSON text): the plugin's manifest where it has no plugin.json
     # or says "strict": false, and its skills where it lists them.
     entry: str | None = None
-    # For a skill: every entry below it ("f:", "d:", "l:" + relative path), from the walk
-    # that found it, so the cache key needs no second walk.
-    names: tuple[str, ...] | None = None
     # A marketplace entry that shares its folder with another: its name tells them apart.
     label: str | None = None
 
@@ -174,71 +154,47 @@ def _gitignore(folder: Path, rel: str, ignores: Ignores, notes: list[str]) -> Ig
 def _walk(
     root: Path, notes: list[str], skipped: list[tuple[str, str]], scope: Scope
 ) -> Iterator[Item]:
-    """Depth-first over scandir entries (their cached types cost no extra system calls)."""
+    """The one walk (walk.Walk), pruned by the search's excludes and .gitignore files."""
     excluded = scope.spec()
-    tree: dict[str, list[tuple[str, str]]] = {}
+    ignores_of: dict[str, Ignores] = {}
+
+    def prune(rel: str, name: str) -> str | None:
+        if excluded.match_file(rel + "/"):
+            return "excluded"
+        ignores = ignores_of.get(rel.rpartition("/")[0], ())
+        if ignores and _ignored(rel, True, ignores):
+            return "ignored by .gitignore"
+        return None
+
+    walk = Walk(root, prune)
     skills: list[tuple[Path, str]] = []
-    stack: list[tuple[str, str, Ignores]] = [(str(root), "", ())]
-    while stack:
-        path, rel, ignores = stack.pop()
-        try:
-            with os.scandir(path) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError as err:
-            notes.append(f"{rel or '.'}: cannot be listed ({err.strerror})")
+    for here in walk:
+        folder = Path(here.path)
+        names = set(here.files)
+        if any(m.split("/")[0] in here.dirs and (folder / m).is_file() for m in MANIFESTS):
+            yield Item(Kind.PLUGIN, folder, here.rel)  # a plugin is one unit: its skills go with it
+            here.dirs.clear()
             continue
-        names = {e.name for e in entries}
-        folder = Path(path)
-        if any(m.split("/")[0] in names and (folder / m).is_file() for m in MANIFESTS):
-            yield Item(Kind.PLUGIN, folder, rel)  # a plugin is one unit: its skills/ go with it
-            continue
-        if rel and VENV_MARKER in names:
-            skipped.append((rel, "a virtual environment"))
-            continue
-        if rel and REPORT_MARKER in names:
-            skipped.append((rel, "a plugin-eval report folder"))
-            continue
+        ignores = ignores_of.get(here.rel.rpartition("/")[0], ()) if here.rel else ()
         if scope.respect_gitignore and GITIGNORE in names:
-            ignores = _gitignore(folder, rel, ignores, notes)
-        if SKILL_FILE in names:
-            skills.append((folder, rel))  # and keep walking: skills may nest skills
-        listed: list[tuple[str, str]] = []
-        children = []
-        for entry in entries:
-            shown = f"{rel}/{entry.name}" if rel else entry.name
-            if entry.is_symlink():
-                listed.append((entry.name, "l"))
-                if os.path.isdir(entry.path):
-                    target = os.path.realpath(entry.path)
-                    where = "inside" if target.startswith(str(root) + os.sep) else "outside"
-                    notes.append(f"{shown}: symlink ({where} the root) skipped, not followed")
-            elif not entry.is_dir():
-                listed.append((entry.name, "f"))
-            elif entry.name in MANIFEST_DIRS:
-                listed.append((entry.name, "d"))  # read where it is needed, never a skill
-            elif excluded.match_file(shown + "/"):
-                skipped.append((shown, "excluded"))
-            elif ignores and _ignored(shown, True, ignores):
-                skipped.append((shown, "ignored by .gitignore"))
-            else:
-                listed.append((entry.name, "d"))
-                children.append((entry.path, shown, ignores))
-        tree[rel] = listed
-        stack.extend(reversed(children))
+            ignores = _gitignore(folder, here.rel, ignores, notes)
+        ignores_of[here.rel] = ignores
+        if SKILL_FILE in names or SKILL_FILE in here.links or SKILL_FILE in here.others:
+            skills.append((folder, here.rel))  # and keep walking: skills may nest skills
+        for name in here.links:
+            if os.path.isdir(os.path.join(here.path, name)):
+                target = os.path.realpath(os.path.join(here.path, name))
+                where = "inside" if target.startswith(str(root) + os.sep) else "outside"
+                notes.append(
+                    f"{here.child(name)}: symlink ({where} the root) skipped, not followed"
+                )
+        # Manifest folders are read where they are needed, never searched for skills.
+        here.dirs[:] = [d for d in here.dirs if d not in MANIFEST_DIRS]
+    for rel, reason in walk.unreadable:
+        notes.append(f"{rel}: cannot be listed ({reason})")
+    skipped.extend(walk.skipped)
     for folder, rel in skills:
-        yield Item(Kind.SKILL, folder, rel, names=_subtree(tree, rel))
-
-
-def _subtree(tree: dict[str, list[tuple[str, str]]], rel: str) -> tuple[str, ...]:
-    out: list[str] = []
-    stack = [(rel, "")]
-    while stack:
-        here, prefix = stack.pop()
-        for name, kind in tree.get(here, ()):
-            out.append(f"{kind}:{prefix}{name}")
-            if kind == "d":
-                stack.append((f"{here}/{name}" if here else name, f"{prefix}{name}/"))
-    return tuple(sorted(out))
+        yield Item(Kind.SKILL, folder, rel)
 
 
 def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:

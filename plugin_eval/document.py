@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,7 +14,6 @@ from urllib.parse import unquote
 import yaml
 from markdown_it.token import Token
 
-from plugin_eval import budgets
 from plugin_eval.markdown_parser import (
     INLINE_SYNTAX,
     MD,
@@ -24,12 +22,12 @@ from plugin_eval.markdown_parser import (
     parse,
     plain_text,
 )
+from plugin_eval.walk import Listing, list_folder, read_file
 
 SKILL_FILE = "SKILL.md"
 # Folders the specification names; anything else in a skill folder is still listed.
 RESOURCE_DIRS = ("references", "assets", "scripts")
 MAX_SKILL_BYTES = 4 * 1024 * 1024
-MAX_LISTED_FILES = budgets.LISTED_FILES
 
 # The fence python-frontmatter recognises (its YAMLHandler.FM_BOUNDARY). The package itself is
 # not used: it yields no line or column for a key, which PyYAML's composer does, and importing
@@ -112,29 +110,6 @@ class Section:
 
 
 @dataclass(frozen=True)
-class Listing:
-    """Files inside the skill folder, as POSIX paths relative to it; links never followed."""
-
-    files: tuple[str, ...]
-    symlinks: tuple[str, ...]
-    truncated: bool = False
-    # Subfolders that could not be listed (their files are missing from ``files``).
-    unreadable: tuple[str, ...] = ()
-
-    @property
-    def complete(self) -> bool:
-        return not self.truncated and not self.unreadable
-
-    def has_dir(self, name: str) -> bool:
-        prefix = name.rstrip("/") + "/"
-        return any(f.startswith(prefix) for f in self.files)
-
-    def under(self, name: str) -> tuple[str, ...]:
-        prefix = name.rstrip("/") + "/"
-        return tuple(f for f in self.files if f.startswith(prefix))
-
-
-@dataclass(frozen=True)
 class SkillDocument:
     """One parsed SKILL.md and its folder listing.
 
@@ -213,6 +188,8 @@ def parse_skill(folder: Path) -> SkillDocument:
             ParseProblem(Problem.NOT_TEXT, "SKILL.md is a symlink that leaves the skill folder")
         )
     else:
+        if skill_file.is_symlink():  # a link inside the folder is read where it points
+            skill_file = skill_file.resolve()
         try:
             raw = _read_capped(skill_file, problems)
         except OSError as err:
@@ -301,8 +278,7 @@ def parse_text(
 
 
 def _read_capped(path: Path, problems: list[ParseProblem]) -> bytes:
-    with path.open("rb") as fh:
-        raw = fh.read(MAX_SKILL_BYTES + 1)
+    raw = read_file(path, MAX_SKILL_BYTES + 1)
     if len(raw) > MAX_SKILL_BYTES:
         problems.append(
             ParseProblem(
@@ -630,42 +606,6 @@ class _Walk:
         if bracket > 0 and source[bracket - 1] == "!":
             bracket -= 1
         return (bracket if bracket >= 0 else at) + 1
-
-
-def list_folder(folder: Path) -> Listing:
-    """Files under the folder (POSIX paths relative to it); symlinks are listed, never followed.
-
-    Uses scandir's cached entry types, so listing costs no system call per file.
-    """
-    files: list[str] = []
-    links: list[str] = []
-    unreadable: list[str] = []
-    stack = [(str(folder), "")]
-    while stack and len(files) < MAX_LISTED_FILES:
-        path, prefix = stack.pop()
-        try:
-            with os.scandir(path) as it:
-                entries = list(it)
-        except OSError:
-            if prefix:
-                unreadable.append(prefix.rstrip("/"))
-            continue
-        for entry in entries:
-            rel = prefix + entry.name
-            if entry.is_symlink():
-                links.append(rel)
-            elif entry.is_dir():
-                if not entry.name.startswith(".") and entry.name != "node_modules":
-                    stack.append((entry.path, rel + "/"))
-            else:
-                files.append(rel)
-    truncated = len(files) >= MAX_LISTED_FILES
-    return Listing(
-        tuple(sorted(files)[:MAX_LISTED_FILES]),
-        tuple(sorted(links)),
-        truncated,
-        tuple(sorted(unreadable)),
-    )
 
 
 def _inside(path: Path, root: Path) -> bool:

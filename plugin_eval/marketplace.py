@@ -22,9 +22,10 @@ from typing import Any
 from plugin_eval.cache import Cache, checksum, item_key
 from plugin_eval.config import Config
 from plugin_eval.discovery import Item, discover
-from plugin_eval.document import MAX_SKILL_BYTES, SKILL_FILE, parse_skill
+from plugin_eval.document import parse_skill
 from plugin_eval.engine import collection_paused, score_document
-from plugin_eval.plugin_score import score_plugin
+from plugin_eval.plugin import parse_plugin
+from plugin_eval.plugin_score import score_plugin_document
 from plugin_eval.report.model import (
     FindingChanges,
     FindingCounts,
@@ -36,6 +37,7 @@ from plugin_eval.report.model import (
 )
 from plugin_eval.report.summary import RowStore
 from plugin_eval.vocabulary import Depth, Kind
+from plugin_eval.walk import Listing, list_folder, recording
 
 PLACEHOLDER = "@@plugin-eval:generated-at@@"
 # Findings that stop a harness from loading the item at all.
@@ -49,12 +51,9 @@ class Task:
     rel: str
     slug: str
     entry: str | None
-    names: tuple[str, ...] | None = None
     # The item in the report (row, files): the folder's path, or `folder/@name` for a
     # marketplace entry that shares its folder with others. ``rel`` is the folder's path.
     id: str = ""
-    # True when the worker should compute the cache key (a cold cache: nothing to look up).
-    want_key: bool = False
 
 
 @dataclass
@@ -78,8 +77,8 @@ def _init_worker(config_json: str) -> None:
     gc.freeze()
 
 
-# (report JSON zlib-compressed, summary row, outside checks, cache key when asked for)
-Result = tuple[bytes, SummaryRow, list[list[Any]], str | None]
+# (report JSON zlib-compressed, summary row, outside checks, files read, cache key)
+Result = tuple[bytes, SummaryRow, list[list[Any]], list[list[object]], str | None]
 
 
 def _pack(text: str) -> bytes:
@@ -88,29 +87,23 @@ def _pack(text: str) -> bytes:
 
 
 def evaluate(task: Task, config: Config | None = None) -> Result:
-    """Score one item: report JSON (timestamp as a placeholder), row, outside checks, key."""
+    """Score one item: report JSON (timestamp as a placeholder), row, outside checks, the
+    files scoring read, and the cache key of the listing scoring used."""
     config = config or _WORKER_CONFIG or Config()
     folder = Path(task.folder)
     key = None
-    if task.want_key and task.kind is Kind.PLUGIN:
-        # Taken before scoring, so the key describes the content that was scored.
-        key = item_key(task.kind, task.id, folder, task.names, entry=task.entry)
     try:
-        with collection_paused():
+        with collection_paused(), recording() as log:
             if task.kind is Kind.PLUGIN:
                 manifest = json.loads(task.entry) if task.entry else None
-                plugin = score_plugin(
-                    Path(task.folder), config, task.rel or ".", Depth.QUICK, manifest
-                )
-                report: Report = build_plugin_report(plugin, PLACEHOLDER)
-                outside = sorted({c for s in plugin.skills for c in s.outside_checks})
+                plugin = parse_plugin(folder, manifest)
+                key = item_key(task.kind, task.id, plugin.listing, task.entry)
+                scored = score_plugin_document(plugin, config, task.rel or ".", Depth.QUICK)
+                report: Report = build_plugin_report(scored, PLACEHOLDER)
+                outside = sorted({c for s in scored.skills for c in s.outside_checks})
             else:
                 doc = parse_skill(folder)
-                if task.want_key:
-                    # The key hashes the very bytes that are scored (read once, not twice).
-                    whole = len(doc.raw) < MAX_SKILL_BYTES
-                    contents = {SKILL_FILE: doc.raw} if whole else None
-                    key = item_key(task.kind, task.id, folder, task.names, contents, task.entry)
+                key = item_key(task.kind, task.id, doc.listing, task.entry)
                 skill = score_document(doc, config, task.rel or ".", Depth.QUICK)
                 del doc  # freed before collection resumes, so no collection walks its tokens
                 report = build_report(skill, PLACEHOLDER)
@@ -118,9 +111,10 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
     except Exception as exc:  # one broken item never stops the run
         error = f"{type(exc).__name__}: {exc}"
         failed = json.dumps({"path": task.id, "kind": task.kind, "errored": True, "error": error})
-        return _pack(failed), _error_row(task, error), [], key
+        return _pack(failed), _error_row(task, error), [], [], None
     packed = _pack(report.model_dump_json())
-    return packed, summary_row(task, report), [list(c) for c in outside], key
+    reads = log.relative_to(folder)
+    return packed, summary_row(task, report), [list(c) for c in outside], reads, key
 
 
 def summary_row(task: Task, report: Report) -> SummaryRow:
@@ -178,17 +172,8 @@ def _error_row(task: Task, error: str) -> SummaryRow:
     )
 
 
-def _task(item: Item, want_key: bool = False) -> Task:
-    return Task(
-        item.kind,
-        str(item.folder),
-        item.rel,
-        item.slug,
-        item.entry,
-        item.names,
-        item.id,
-        want_key,
-    )
+def _task(item: Item) -> Task:
+    return Task(item.kind, str(item.folder), item.rel, item.slug, item.entry, item.id)
 
 
 def _subdir(kind: Kind) -> str:
@@ -302,37 +287,37 @@ def run_report(
     if cache is not None and cache.rebuilt:
         stats.notes.append(f"cache {cache.rebuilt}: rebuilt")
     done = 0
-    pending: list[tuple[Task, str | None]] = []
-    # A cold cache has nothing to look up: workers take the keys as they read the files.
+    pending: list[Task] = []
+    # A cold cache has nothing to look up: workers take the keys from the listings they use.
     cold = cache is not None and cache.empty()
+    listings: dict[Path, Listing] = {}  # marketplace entries may share a folder
     for item in found.items:
-        task = _task(item, want_key=cold)
-        key = (
-            cache.key(task.kind, task.id, item.folder, item.names, task.entry)
-            if cache and not cold
-            else None
-        )
-        entry = cache.get(key) if cache is not None and key is not None else None
+        task = _task(item)
+        entry = None
+        if cache is not None and not cold:
+            if item.folder not in listings:
+                listings[item.folder] = list_folder(item.folder)
+            key = item_key(task.kind, task.id, listings[item.folder], task.entry)
+            entry = cache.get(key, item.folder) if key is not None else None
         if entry is not None:
             writer(task, entry.payload, entry.row, entry.stamp)
             done += 1
             if progress:
                 progress(done, stats.items)
         else:
-            pending.append((task, key))
+            pending.append(task)
     if cold and cache is not None:
         cache.misses += len(pending)
     # Plugins (many skills each) first, so no worker is left with a big one at the end; the
     # order of work changes nothing in the output.
-    pending.sort(key=lambda p: p[0].kind is not Kind.PLUGIN)
-    for (task, looked_up), (payload, row, outside, taken) in zip(
-        pending, _evaluate_all([t for t, _ in pending], config, jobs), strict=True
+    pending.sort(key=lambda t: t.kind is not Kind.PLUGIN)
+    for task, (payload, row, outside, reads, key) in zip(
+        pending, _evaluate_all(pending, config, jobs), strict=True
     ):
         writer(task, payload, row, stamp)
         stats.errored += row.errored
-        key = looked_up or taken
         if cache is not None and key is not None and not row.errored:
-            cache.put(key, payload, row, outside, stamp)
+            cache.put(key, payload, row, outside, reads, stamp)
         done += 1
         if progress:
             progress(done, stats.items)

@@ -14,12 +14,11 @@ from typing import Any
 from plugin_eval.document import (
     SKILL_FILE,
     FrontmatterFile,
-    Listing,
     ParseProblem,
     Problem,
-    list_folder,
     read_frontmatter_file,
 )
+from plugin_eval.walk import Listing, list_folder, read_file
 
 CLAUDE_MANIFEST = ".claude-plugin/plugin.json"
 CODEX_MANIFEST = ".codex-plugin/plugin.json"
@@ -96,7 +95,7 @@ def parse_plugin(
 ) -> PluginDocument:
     """Read a plugin folder; symlinks are never followed and bad files become problems."""
     listing = list_folder(folder)
-    # The listing skips hidden folders, so the manifests are looked up directly (no symlinks).
+    # Looked up directly, so a listing cut short at its cap cannot hide them (no symlinks).
     manifests = [
         _manifest(folder, rel)
         for rel in MANIFESTS
@@ -178,7 +177,10 @@ def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:
 
 
 def _manifest(folder: Path, rel: str) -> Manifest:
-    raw = (folder / rel).read_bytes()[:MAX_PART_BYTES]
+    try:
+        raw = read_file(folder / rel, MAX_PART_BYTES)
+    except OSError as err:
+        return Manifest(rel, "", None, f"cannot be read: {err.strerror or err}", 1, 1)
     text = raw.decode("utf-8-sig", errors="replace")
     try:
         data = json.loads(text)
@@ -192,7 +194,7 @@ def _manifest(folder: Path, rel: str) -> Manifest:
 def _part(folder: Path, kind: str, rel: str) -> Part:
     problems: list[ParseProblem] = []
     try:
-        raw = (folder / rel).read_bytes()[:MAX_PART_BYTES]
+        raw = read_file(folder / rel, MAX_PART_BYTES)
     except OSError as err:
         raw = b""
         problems.append(ParseProblem(Problem.NOT_TEXT, f"cannot be read: {err.strerror or err}"))

@@ -136,7 +136,14 @@ def score_plugin(
 ) -> PluginResult:
     """Score a plugin folder; ``manifest`` stands in for a missing plugin.json (marketplace)."""
     check_depth(depth)
-    plugin = parse_plugin(folder, manifest)
+    return score_plugin_document(parse_plugin(folder, manifest), config, display, depth)
+
+
+def score_plugin_document(
+    plugin: PluginDocument, config: Config, display: str, depth: Depth = Depth.QUICK
+) -> PluginResult:
+    """Score a parsed plugin and each of its skills."""
+    folder = plugin.folder
     own = plugin_findings(plugin, config)
     skills = [
         score_skill(path, config, joined(display, path.relative_to(folder).as_posix()), depth)
