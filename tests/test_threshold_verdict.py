@@ -90,3 +90,38 @@ def test_html_opens_with_the_failing_result() -> None:
     assert "<h2>Result: FAIL</h2>" in section
     assert f"<li><code>corpus/log-triage/SKILL.md</code>: {MESSAGE}</li>" in section
     assert out.index('<section id="result">') < out.index("log-triage</h2>")
+
+
+def test_json_of_a_batch_ends_with_the_verdict() -> None:
+    code, out = _run("json", "--fail-on", "none")
+    verdict = json.loads(out)["verdict"]
+    assert code == 1
+    assert (verdict["passed"], verdict["threshold"], verdict["reasons"]) == (
+        False,
+        60.0,
+        ["1 item(s) under the threshold 60"],
+    )
+    assert [(f["code"], f["path"], f["message"]) for f in verdict["below_threshold"]] == [
+        ("PE010", "corpus/log-triage/SKILL.md", MESSAGE)
+    ]
+
+
+def test_json_of_one_item_keeps_its_report_and_adds_the_verdict() -> None:
+    plain = runner.invoke(app, ["score", "corpus/log-triage", "-o", "json", "--fail-on", "none"])
+    red = runner.invoke(
+        app, ["score", "corpus/log-triage", "-o", "json", "--fail-on", "none", "--threshold", "60"]
+    )
+    assert (plain.exit_code, red.exit_code) == (0, 1)
+    report = json.loads(red.stdout)
+    verdict = report.pop("verdict")
+    assert "verdict" not in json.loads(plain.stdout)  # a passing run without a threshold
+    report["generated_at"] = json.loads(plain.stdout)["generated_at"]
+    assert report == json.loads(plain.stdout)
+    assert verdict["below_threshold"][0]["message"] == MESSAGE
+
+
+def test_json_of_a_passing_run_with_a_threshold_says_it_passed() -> None:
+    result = runner.invoke(app, ["score", "corpus/csv-cleanup", "-o", "json", "--threshold", "60"])
+    assert result.exit_code == 0
+    verdict = json.loads(result.stdout)["verdict"]
+    assert (verdict["passed"], verdict["reasons"], verdict["below_threshold"]) == (True, [], [])

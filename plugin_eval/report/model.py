@@ -148,6 +148,19 @@ class FailureOut(_Model):
     error: str = Field(description="Why nothing could be scored there.")
 
 
+class VerdictOut(_Model):
+    """Why a run passes or fails: present when `--threshold` is set or the run fails."""
+
+    passed: bool = Field(description="False exactly when the exit code is 1.")
+    threshold: float | None = Field(description="The composite score items must reach.")
+    fail_on: str = Field(description="The severity at which a finding fails the run.")
+    reasons: list[str] = Field(description="Each reason the run fails, in words.")
+    below_threshold: list[FindingOut] = Field(
+        description="A PE010 finding for each item whose composite is under the threshold, "
+        "located at its SKILL.md or manifest."
+    )
+
+
 class BatchReport(_Model):
     schema_version: str = SCHEMA_VERSION
     tool: str = "plugin-eval"
@@ -158,6 +171,11 @@ class BatchReport(_Model):
         default_factory=list,
         description="Paths that could not be scored (missing, unreadable, or a crash); the "
         "exit code is then 1.",
+    )
+    verdict: VerdictOut | None = Field(
+        default=None,
+        description="Why the run passes or fails, when `--threshold` is set or it fails. "
+        "(One item's report, printed alone, carries the same object as its last key.)",
     )
 
 
