@@ -8,6 +8,7 @@ earns nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 # Clear statements of when to use a skill. Matched case-insensitively on the
@@ -48,8 +49,23 @@ NEGATIVE = re.compile(
     re.IGNORECASE,
 )
 SITUATION = re.compile(r"\bwhen(?:ever)?\b|\bif\s+you\b|\bwhile\b", re.IGNORECASE)
+# Naming where another tool takes over: "For quick lookups use gget", "…; otherwise use X".
+ALTERNATIVE = re.compile(
+    r"\b(?:for|to)\s+[^.;:!?]{3,80}?,?\s+(?:use|prefer|see)\s+(?:the\s+)?`?[\w.-]+|"
+    r"\botherwise\s+use\b|\bnot\s+(?:a|an)\s+replacement\s+for\b",
+    re.IGNORECASE,
+)
+# A quantifier over a whole class of requests ("any question", "all AI tasks", "every
+# conversation"): a condition that holds for nearly every prompt separates nothing.
+_QUANTIFIER = re.compile(r"\b(?:any|all|every|anything|everything|whatever)\b", re.IGNORECASE)
+# Technical terms: words a router can match on that ordinary prose does not contain. A word
+# counts when its form marks it (an inner capital, a digit, an inner '/', '.', '+' or '#', all
+# capitals) or when it is capitalised away from the start of a sentence (a product name).
+_TERM = re.compile(r"(?<![\w`])(?:[A-Za-z0-9][\w+#.-]*(?:/[\w+#.-]+)*)(?![\w`])|`[^`\n]{1,60}`")
 
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)[.!?。!?](?=\s|$)|\n\s*\n|[。!?]")
+_SENTENCE_END = re.compile(
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]"
+)
 _PAREN = re.compile(r"\([^()]*\)|（[^（）]*）")
 _SPLIT = re.compile(
     r"\s*[;;,,、]\s*|\s+(?:or|and|and/or|as\s+well\s+as|plus)\s+(?=(?:when(?:ever)?|for|if|while|"
@@ -199,7 +215,11 @@ def _context(fragment: str, borrowed: list[str]) -> Context | None:
     if not objects and borrowed:
         objects = borrowed
     specific_words = [w for w in objects if w not in GENERIC_NOUNS]
-    specific = len(objects) >= 2 or bool(specific_words)
+    # A context is a situation, not a lone word: an action on an object, two or more words
+    # that name something, or a named technology ("traceable" or "audio" alone is neither).
+    specific = len(objects) >= 2 or (
+        bool(specific_words) and (bool(verb) or bool(technical_terms(fragment)))
+    )
     return Context(fragment, frozenset(_stem(w) for w in verb + objects), specific)
 
 
@@ -250,6 +270,49 @@ def distinct(contexts: list[Context]) -> list[Context]:
         if not duplicate:
             kept.append(ctx)
     return kept
+
+
+def technical_terms(text: str) -> set[str]:
+    """Distinct technical terms of ``text`` (see _TERM), lowercased."""
+    found: set[str] = set()
+    sentence_start = True
+    for match in _TERM.finditer(text):
+        word = match.group(0)
+        before = text[: match.start()].rstrip()
+        sentence_start = not before or before[-1] in ".!?:;\n(—–-\"'"
+        core = word.strip("`.-")
+        if not core:
+            continue
+        marked = (
+            word.startswith("`")
+            or (any(c.isdigit() for c in core) and any(c.isalpha() for c in core))
+            or any(c in core[1:-1] for c in "/.+#")
+            or (len(core) >= 2 and core.isupper() and core.isalpha())
+            or any(c.isupper() for c in core[1:])
+            or (core[0].isupper() and not sentence_start and core.lower() not in STOPWORDS)
+        )
+        if marked and len(core) >= 2 and core.lower() not in STOPWORDS:
+            found.add(core.lower())
+    return found
+
+
+def breadth(text: str) -> int:
+    """How many quantifiers claim a whole class of requests ("any question", "all tasks")."""
+    count = 0
+    for match in _QUANTIFIER.finditer(text):
+        following = [w for w in words_of(text[match.end() : match.end() + 60])][:3]
+        if match.group(0).lower() in ("anything", "everything", "whatever") or any(
+            _stem(w) in _BROAD_NOUNS for w in following
+        ):
+            count += 1
+    return count
+
+
+_GENERIC_STEMS = frozenset(_stem(w) for w in GENERIC_NOUNS | GENERIC_VERBS)
+_BROAD_NOUNS = frozenset(_stem(w) for w in GENERIC_NOUNS) | frozenset(
+    _stem(w)
+    for w in "question decision choice challenge dilemma conversation need kind type".split()
+)
 
 
 def analyse(
@@ -324,23 +387,20 @@ def analyse(
             Contribution(f"trigger '{phrase}' but no situation after it (e.g. 'when needed')", 0.40)
         )
         return result(0.40, "partial", True, phrase)
+    terms = technical_terms(both)
+    broad = min(breadth(both), 2)
+    boundary = negative or ALTERNATIVE.search(both) is not None
     if not clauses or not contexts:
-        if SITUATION.search(text):
-            contributions.append(
-                Contribution("mentions situations but never says to use the skill then", 0.35)
-            )
-            return result(0.35, "weak")
-        contributions.append(Contribution("names its topic but has no trigger phrase", 0.30))
-        return result(0.30, "weak")
+        return _untriggered(text, terms, boundary, broad, contributions, result)
 
     n = len(specific)
     if n == 0:
         contributions.append(
             Contribution(
-                f"trigger '{phrase}' with only generic contexts ({_quote(contexts)})", 0.45
+                f"trigger '{phrase}' with only generic contexts ({_quote(contexts)})", 0.47
             )
         )
-        band, score = "partial", 0.45
+        band, score = "partial", 0.47
     elif n == 1:
         contributions.append(
             Contribution(f"trigger '{phrase}' with one specific context ({_quote(specific)})", 0.55)
@@ -362,20 +422,107 @@ def analyse(
             )
         )
         band, score = "excellent", 0.85 + more
-    if n >= 2:
-        if negative:
-            contributions.append(Contribution("says when not to use it (disambiguates)", 0.04))
-            score += 0.04
-        if proactive:
-            contributions.append(Contribution("asks to be used proactively", 0.02))
-            score += 0.02
-        ceiling = 0.79 if n == 2 else 1.0
-        if score > ceiling:
-            contributions.append(
-                Contribution("capped at the band's top", round(ceiling - score, 4))
-            )
-            score = ceiling
+    score += _specificity(terms, contributions)
+    if n >= 3:
+        score += _richness(specific, contributions)
+    if n >= 1 and boundary:
+        contributions.append(
+            Contribution("says when not to use it, or what to use instead (disambiguates)", 0.05)
+        )
+        score += 0.05
+    if n >= 2 and proactive:
+        contributions.append(Contribution("asks to be used proactively", 0.02))
+        score += 0.02
+    score += _broad(broad, contributions)
+    ceiling = {0: 0.59, 1: 0.69, 2: 0.79}.get(n, 1.0)
+    if score > ceiling:
+        contributions.append(Contribution("capped at the band's top", round(ceiling - score, 4)))
+        score = ceiling
     return result(score, band, True, phrase, tuple(contexts))
+
+
+def _specificity(terms: set[str], contributions: list[Contribution]) -> float:
+    """Named technologies, formats and products are what a router matches a prompt on."""
+    points = round(0.02 * min(len(terms), 5) - 0.06 - (0.04 if not terms else 0.0), 4)
+    shown = ", ".join(sorted(terms)[:5]) + (" …" if len(terms) > 5 else "")
+    label = (
+        f"{len(terms)} technical term(s) to match on ({shown})"
+        if terms
+        else "no technical term (a product, format or API) to match on"
+    )
+    contributions.append(Contribution(label, points))
+    return points
+
+
+def _richness(contexts: list[Context], contributions: list[Contribution]) -> float:
+    """Concrete situations name several things ("when a job OOMs on unified memory"); broad
+    ones name one ("securing APIs"). The mean number of naming words per context, 1 to 4."""
+    named = [min(len([w for w in c.words if w not in _GENERIC_STEMS]), 4) for c in contexts]
+    mean = sum(named) / len(named)
+    points = round(0.04 * (mean - 2.5), 4)
+    contributions.append(
+        Contribution(f"its contexts name {mean:.1f} specific thing(s) each on average", points)
+    )
+    return points
+
+
+def _broad(broad: int, contributions: list[Contribution]) -> float:
+    if not broad:
+        return 0.0
+    contributions.append(
+        Contribution(
+            f"claims a whole class of requests ({broad}× 'any …' / 'all …'): separates nothing",
+            -0.10 * broad,
+        )
+    )
+    return -0.10 * broad
+
+
+def _untriggered(
+    text: str,
+    terms: set[str],
+    boundary: bool,
+    broad: int,
+    contributions: list[Contribution],
+    result: Callable[[float, str], TriggerAnalysis],
+) -> TriggerAnalysis:
+    """No statement of when to use it: the topic and what it names are all a router has.
+
+    A list of concrete capabilities with named formats and tools routes far better than a
+    topic label, but never as well as a stated trigger (the score stays under 0.70)."""
+    situation = SITUATION.search(text) is not None
+    base = 0.35 if situation else 0.30
+    contributions.append(
+        Contribution(
+            "mentions situations but never says to use the skill then"
+            if situation
+            else "names its topic but has no trigger phrase",
+            base,
+        )
+    )
+    found: list[Context] = []
+    for sentence in _SENTENCE_END.split(text):
+        found += extract_contexts(sentence or "")
+    capabilities = sum(1 for ctx in distinct(found) if ctx.specific)
+    score = base
+    if capabilities > 2:
+        points = round(0.05 * min(capabilities - 2, 5), 4)
+        contributions.append(Contribution(f"lists {capabilities} concrete capabilities", points))
+        score += points
+    if len(terms) > 1:
+        points = round(0.03 * min(len(terms) - 1, 8), 4)
+        contributions.append(Contribution(f"{len(terms)} technical terms to match on", points))
+        score += points
+    if boundary:
+        contributions.append(Contribution("says what to use instead (disambiguates)", 0.05))
+        score += 0.05
+    score += _broad(broad, contributions)
+    if score > 0.69:
+        contributions.append(
+            Contribution("capped: without a trigger it cannot reach 'good'", round(0.69 - score, 4))
+        )
+        score = 0.69
+    return result(score, "weak" if score < 0.40 else "partial")
 
 
 def _phrase(match: re.Match[str]) -> str:

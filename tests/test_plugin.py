@@ -99,3 +99,25 @@ def test_plugin_text_output_lists_its_skills_and_parts(tmp_path: Path) -> None:
     out = CliRunner().invoke(app, ["score", str(folder)]).stdout
     assert "skills: csv-clean " in out
     assert "agent csv-analyst" in out and "command csv-clean" in out
+
+
+def test_a_claude_code_model_alias_is_a_portability_note_not_a_warning(tmp_path: Path) -> None:
+    from plugin_eval.rules.plugin_base import GOOD_AGENT
+
+    def agent_model(model: str) -> list[tuple[str, int | None, int | None, str, str]]:
+        agent = GOOD_AGENT.replace("model: inherit", f"model: {model}")
+        folder = _materialise(
+            tmp_path / model, Example(good_plugin(**{"agents__csv-analyst.md": agent}), "p")
+        )
+        return [
+            (f.path, f.line, f.column, f.severity.value, f.message)
+            for f in score_plugin(folder, Config(), "p").findings
+            if f.code == "PE604"
+        ]
+
+    ((path, line, column, severity, message),) = agent_model("sonnet")
+    assert (path, line, column, severity) == ("p/agents/csv-analyst.md", 5, 1, "info")
+    assert "Claude Code alias, valid there; for portability" in message
+    ((*_, severity, message),) = agent_model("fast")
+    assert severity == "warning" and "no harness documents" in message
+    assert agent_model("inherit") == []

@@ -140,3 +140,51 @@ def test_a_situation_written_before_the_trigger_counts() -> None:
     )
     assert analysis.trigger_phrase == "use this skill"
     assert len(analysis.specific_contexts) == 3 and analysis.score >= 0.80
+
+
+def test_concrete_capabilities_without_a_trigger_beat_a_topic_label() -> None:
+    label = analyse("Spreadsheet utilities for finance teams.")
+    concrete = analyse(
+        "Parquet toolkit. Read/write Parquet and Arrow IPC files, inspect row-group statistics, "
+        "repartition datasets by column, convert CSV/JSONL to Parquet, for DuckDB and Spark "
+        "pipelines."
+    )
+    assert not concrete.has_trigger
+    assert label.score <= 0.35 < 0.55 <= concrete.score <= 0.69
+
+
+def test_a_condition_over_every_request_separates_nothing() -> None:
+    broad = analyse(
+        "Thinking partner. Use when answering any question, making any decision, or planning "
+        "project milestones with deadlines."
+    )
+    narrow = analyse(
+        "Thinking partner. Use when comparing vendor contracts, weighing build-versus-buy "
+        "options, or planning project milestones with deadlines."
+    )
+    assert broad.score <= narrow.score - 0.15
+    assert any("whole class of requests" in c.label for c in broad.contributions)
+
+
+def test_naming_what_to_use_instead_counts_as_a_boundary() -> None:
+    plain = "Query the OpenAlex API. Use when finding citing works or author affiliations."
+    bounded = plain + " For full-text search use the grobid skill."
+    assert analyse(bounded).score == round(analyse(plain).score + 0.05, 4)
+
+
+def test_an_abbreviation_does_not_end_the_trigger_sentence() -> None:
+    analysis = analyse(
+        "Census helper. Use when querying U.S. census tables, joining tract shapefiles, or "
+        "computing margins of error."
+    )
+    assert len(analysis.specific_contexts) == 3
+
+
+def test_a_lone_adjective_is_not_a_context() -> None:
+    analysis = analyse(
+        "Use when working with LedgerDB, a store that makes ledgers queryable, traceable, and "
+        "auditable."
+    )
+    texts = [c.text for c in analysis.specific_contexts]
+    assert "working with LedgerDB" in texts
+    assert not {"traceable", "auditable"} & set(texts)

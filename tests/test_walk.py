@@ -184,5 +184,11 @@ def test_walk_uses_no_recursion_and_survives_deep_trees(tmp_path: Path) -> None:
             os.mkdir(deep)
     except OSError:
         pytest.skip("the file system refuses paths this deep")
-    Path(deep, "x.md").write_text("x")
-    assert walk.list_folder(here).files[-1].endswith("/x.md")
+    try:
+        Path(deep, "x.md").write_text("x")
+        assert walk.list_folder(here).files[-1].endswith("/x.md")
+    finally:  # pytest's own clean-up recurses, so the tree is taken down here, bottom up
+        Path(deep, "x.md").unlink(missing_ok=True)
+        while deep != str(here):
+            os.rmdir(deep)
+            deep = deep[: -len("/d")]
