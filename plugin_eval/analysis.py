@@ -21,6 +21,10 @@ _PROSE_REF = re.compile(r"(?<![\w/.@:-])references/[\w][\w./-]*[\w]")
 _URLISH = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+")
 DIRECTIVE = re.compile(r"\b(?:MUST|NEVER|ALWAYS)\b")
 
+# A file name as written in text: a stem and an extension, with no path before it.
+_FILE_NAME = re.compile(r"(?<![\w/.-])[\w.-]+\.[A-Za-z0-9]{1,8}(?![\w/])")
+_FILE_PATH = re.compile(r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,8}(?![\w/])")
+
 
 class RefStatus(Enum):
     OK = "ok"
@@ -163,6 +167,17 @@ class Facts:
         code = "\n".join(c.text for c in self.doc.inline_code)
         code += "\n".join(b.content for b in self.doc.code_blocks)
         named = {f for f in self.doc.listing.files if f in code}
+        # A file name that names exactly one file of the folder points at it, wherever it is
+        # written ("`api_reference.md` — the full API" under a References heading).
+        by_name: dict[str, list[str]] = {}
+        for f in self.doc.listing.files:
+            by_name.setdefault(f.rsplit("/", 1)[-1], []).append(f)
+        written = set(_FILE_NAME.findall(self.doc.text))
+        named |= {
+            paths[0] for name, paths in by_name.items() if len(paths) == 1 and name in written
+        }
+        # A path written out in prose ("see references/api.md") names its file as well.
+        named |= set(_FILE_PATH.findall(self.doc.text)) & set(self.doc.listing.files)
         found = set(self.linked_files) | named
         # A link to a folder covers the files in it.
         for path in self.linked_files:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tests.conftest import CORPUS_REAL, MakeSkill, codes, score
+from plugin_eval.config import Config
+from plugin_eval.engine import score_skill
+from tests.conftest import CORPUS_REAL, MakeSkill, codes, score, write_files
 
 HEAD = "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, cleaning column names, or merging CSV files.\n---\n\n"
 
@@ -72,3 +76,34 @@ def test_messages_and_columns_use_the_path_as_written(make_skill: MakeSkill) -> 
     (finding,) = [f for f in result.findings if f.code == "PE201"]
     assert "'references/notés.md'" in finding.message
     assert (finding.line, finding.column) == (8, 9)
+
+
+def _unlinked(tmp_path: Path, body: str, files: dict[str, str]) -> list[str]:
+    skill = (
+        "---\nname: geo-tiles\ndescription: Builds map tiles. Use when rendering GeoJSON layers, "
+        "cutting vector tiles, or styling basemaps.\n---\n\n# Geo tiles\n\n" + body
+    )
+    write_files(tmp_path / "geo-tiles", {"SKILL.md": skill, **files})
+    result = score_skill(tmp_path / "geo-tiles", Config(select=["PE204"]), "g")
+    return [f.message for f in result.findings]
+
+
+def test_a_file_named_by_its_unique_file_name_is_not_unlinked(tmp_path: Path) -> None:
+    body = "## References\n\n- `tippecanoe_flags.md`: every flag, with defaults\n"
+    assert _unlinked(tmp_path, body, {"references/tippecanoe_flags.md": "# Flags\n"}) == []
+
+
+def test_a_path_written_in_prose_is_not_unlinked(tmp_path: Path) -> None:
+    body = "For styles, read references/styles/mapbox.md before editing a layer.\n"
+    assert _unlinked(tmp_path, body, {"references/styles/mapbox.md": "# Styles\n"}) == []
+
+
+def test_a_file_name_shared_by_two_files_names_neither(tmp_path: Path) -> None:
+    body = "See `notes.md` for details.\n"
+    files = {"references/a/notes.md": "a", "references/b/notes.md": "b"}
+    assert _unlinked(tmp_path, body, files) == [
+        "'references/a/notes.md' is never linked from SKILL.md, so the model never learns it "
+        "exists",
+        "'references/b/notes.md' is never linked from SKILL.md, so the model never learns it "
+        "exists",
+    ]
