@@ -23,6 +23,16 @@ DIRECTIVE = re.compile(r"\b(?:MUST|NEVER|ALWAYS)\b")
 
 # A file name as written in text: a stem and an extension, with no path before it.
 _FILE_NAME = re.compile(r"(?<![\w/.-])[\w.-]+\.[A-Za-z0-9]{1,8}(?![\w/])")
+_SEARCHED_ONE_BY_ONE = 64
+
+
+def _written(name: str, text: str) -> bool:
+    """``name`` occurs in ``text`` as a whole file name or path (not inside a longer one)."""
+    if name not in text:
+        return False
+    return re.search(r"(?<![\w/.-])" + re.escape(name) + r"(?![\w/])", text) is not None
+
+
 _FILE_PATH = re.compile(r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,8}(?![\w/])")
 
 
@@ -168,16 +178,29 @@ class Facts:
         code += "\n".join(b.content for b in self.doc.code_blocks)
         named = {f for f in self.doc.listing.files if f in code}
         # A file name that names exactly one file of the folder points at it, wherever it is
-        # written ("`api_reference.md` — the full API" under a References heading).
+        # written ("`api_reference.md` — the full API" under a References heading); so does a
+        # path written out in prose ("see references/api.md"). Only files not linked already
+        # are looked for: few, so each is one search in C, not a pass of a regex per skill.
+        text = self.doc.text
+        files = self.doc.listing.files
         by_name: dict[str, list[str]] = {}
-        for f in self.doc.listing.files:
+        for f in files:
             by_name.setdefault(f.rsplit("/", 1)[-1], []).append(f)
-        written = set(_FILE_NAME.findall(self.doc.text))
-        named |= {
-            paths[0] for name, paths in by_name.items() if len(paths) == 1 and name in written
-        }
-        # A path written out in prose ("see references/api.md") names its file as well.
-        named |= set(_FILE_PATH.findall(self.doc.text)) & set(self.doc.listing.files)
+        candidates = [f for f in files if f not in named and f not in self.linked_files]
+        if len(candidates) > _SEARCHED_ONE_BY_ONE:
+            written = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
+            named |= {f for f in candidates if f in written}
+            named |= {
+                f
+                for f in candidates
+                if len(by_name[f.rsplit("/", 1)[-1]]) == 1 and f.rsplit("/", 1)[-1] in written
+            }
+        else:
+            for f in candidates:
+                name = f.rsplit("/", 1)[-1]
+                unique = len(by_name[name]) == 1
+                if (unique and _written(name, text)) or ("/" in f and _written(f, text)):
+                    named.add(f)
         found = set(self.linked_files) | named
         # A link to a folder covers the files in it.
         for path in self.linked_files:
