@@ -7,9 +7,10 @@ import posixpath
 import re
 import stat
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -189,18 +190,13 @@ class Facts:
         candidates = [f for f in files if f not in named and f not in self.linked_files]
         if len(candidates) > _SEARCHED_ONE_BY_ONE:
             written = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
-            named |= {f for f in candidates if f in written}
-            named |= {
-                f
-                for f in candidates
-                if len(by_name[f.rsplit("/", 1)[-1]]) == 1 and f.rsplit("/", 1)[-1] in written
-            }
+            is_written: Callable[[str], bool] = written.__contains__
         else:
-            for f in candidates:
-                name = f.rsplit("/", 1)[-1]
-                unique = len(by_name[name]) == 1
-                if (unique and _written(name, text)) or ("/" in f and _written(f, text)):
-                    named.add(f)
+            is_written = partial(_written, text=text)
+        for f in candidates:
+            name = f.rsplit("/", 1)[-1]
+            if (len(by_name[name]) == 1 and is_written(name)) or ("/" in f and is_written(f)):
+                named.add(f)
         found = set(self.linked_files) | named
         # A link to a folder covers the files in it.
         for path in self.linked_files:

@@ -275,7 +275,6 @@ def distinct(contexts: list[Context]) -> list[Context]:
 def technical_terms(text: str) -> set[str]:
     """Distinct technical terms of ``text`` (see _TERM), lowercased."""
     found: set[str] = set()
-    sentence_start = True
     for match in _TERM.finditer(text):
         word = match.group(0)
         before = text[: match.start()].rstrip()

@@ -99,14 +99,16 @@ class RuleDoc:
         column: int | None = None,
         fix: str | None = None,
         path: str = "SKILL.md",
+        severity: Severity | None = None,
     ) -> Finding:
+        """A finding of this rule; ``severity`` overrides the rule's for this one finding."""
         return Finding(
             path=path,
             line=line,
             column=column,
             code=self.code,
             flag=self.flag,
-            severity=self.severity,
+            severity=severity or self.severity,
             message=message,
             fix=fix or self.fix,
         )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
@@ -31,7 +30,7 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 path=agent.path,
             )
         elif isinstance(model, str) and model.strip().lower() in CLAUDE_ALIASES:
-            note = RULE.finding(
+            yield RULE.finding(
                 f"model '{model}' is a Claude Code alias, valid there; for portability: other "
                 "harnesses may not resolve it, and it follows whatever model the alias names",
                 agent.line_of("model"),
@@ -39,8 +38,8 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 fix="Nothing to fix for Claude Code. For other harnesses, use 'model: inherit' "
                 "or a full model id.",
                 path=agent.path,
+                severity=Severity.INFO,
             )
-            yield replace(note, severity=Severity.INFO)
         elif isinstance(model, str) and model.strip().lower() in BARE_ALIASES:
             yield RULE.finding(
                 f"model '{model}' is a bare alias no harness documents: it changes meaning over "
