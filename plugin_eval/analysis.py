@@ -6,7 +6,7 @@ import os
 import posixpath
 import re
 import stat
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -14,7 +14,15 @@ from functools import cached_property, partial
 from pathlib import Path
 from urllib.parse import unquote
 
-from plugin_eval.document import Heading, SkillDocument, is_external
+from plugin_eval import budgets
+from plugin_eval.document import (
+    Heading,
+    MarkdownFile,
+    SkillDocument,
+    is_external,
+    read_markdown,
+)
+from plugin_eval.textsearch import Columns, newlines
 from plugin_eval.triggering import TriggerAnalysis, analyse
 
 # A `references/…` path written in prose (not in code, not a link target).
@@ -25,6 +33,13 @@ DIRECTIVE = re.compile(r"\b(?:MUST|NEVER|ALWAYS)\b")
 # A file name as written in text: a stem and an extension, with no path before it.
 _FILE_NAME = re.compile(r"(?<![\w/.-])[\w.-]+\.[A-Za-z0-9]{1,8}(?![\w/])")
 _SEARCHED_ONE_BY_ONE = 64
+# Ways a body tells the model to search a folder, and a folder path as written ("docs/api/").
+_SEARCH = re.compile(
+    r"\b(?:grep|rg|ripgrep|find|ls|glob|search(?:es|ing)?|look(?:s|ing)?\s+(?:it\s+)?up|"
+    r"browse|index)\b",
+    re.IGNORECASE,
+)
+_FOLDER_PATH = re.compile(r"(?<![\w/.-])(?:\./)?[\w.-]+(?:/[\w.-]+)*(?=/|\b)")
 
 
 def _written(name: str, text: str) -> bool:
@@ -115,6 +130,7 @@ class Facts:
         doc = self.doc
         refs: list[Reference] = []
         linked: set[tuple[int, str]] = set()
+        columns = Columns(doc.line_text)
         for link in doc.links:
             ref = self._resolve(
                 link.target, link.line, link.column, "image" if link.image else "link"
@@ -126,15 +142,15 @@ class Facts:
             if "references/" not in prose.text:
                 continue
             text = _URLISH.sub(" ", prose.text)
+            line, counted = prose.line, 0
             for match in _PROSE_REF.finditer(text):
-                before = text[: match.start()]
-                line = prose.line + before.count("\n")
+                # Lines counted from the last match on: one pass over the text, not one each.
+                line += text.count("\n", counted, match.start())
+                counted = match.start()
                 target = match.group(0).rstrip(".")
                 if (line, target) in linked:
                     continue
-                source = doc.line_text(line)
-                column = source.find(target) + 1 if target in source else 1
-                ref = self._resolve(target, line, column, "prose")
+                ref = self._resolve(target, line, columns.find(line, target), "prose")
                 if ref is not None:
                     refs.append(ref)
         return tuple(refs)
@@ -182,11 +198,13 @@ class Facts:
         # written ("`api_reference.md` — the full API" under a References heading); so does a
         # path written out in prose ("see references/api.md"). Only files not linked already
         # are looked for: few, so each is one search in C, not a pass of a regex per skill.
-        text = self.doc.text
+        # Names are compared without letter case: "see FORMS.md" names forms.md (on a
+        # case-sensitive file system the model then misses it; PE201 reports such links).
+        text = self.doc.text.casefold()
         files = self.doc.listing.files
         by_name: dict[str, list[str]] = {}
         for f in files:
-            by_name.setdefault(f.rsplit("/", 1)[-1], []).append(f)
+            by_name.setdefault(f.rsplit("/", 1)[-1].casefold(), []).append(f)
         candidates = [f for f in files if f not in named and f not in self.linked_files]
         if len(candidates) > _SEARCHED_ONE_BY_ONE:
             written = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
@@ -194,14 +212,93 @@ class Facts:
         else:
             is_written = partial(_written, text=text)
         for f in candidates:
-            name = f.rsplit("/", 1)[-1]
-            if (len(by_name[name]) == 1 and is_written(name)) or ("/" in f and is_written(f)):
+            name = f.rsplit("/", 1)[-1].casefold()
+            if (len(by_name[name]) == 1 and is_written(name)) or (
+                "/" in f and is_written(f.casefold())
+            ):
                 named.add(f)
         found = set(self.linked_files) | named
         # A link to a folder covers the files in it.
         for path in self.linked_files:
             found.update(self.doc.listing.under(path))
         return frozenset(found)
+
+    @cached_property
+    def searched_folders(self) -> frozenset[str]:
+        """Folders of the skill the body tells the model to search ("grep references/ for the
+        term", "`rg -l TERM docs/`", "look it up in references/api/"): a folder's path written
+        in a code block, code span or paragraph that also names a way to search."""
+        folders = set(self.doc.listing.folders)
+        if not folders:
+            return frozenset()
+        blocks = [
+            *(c.text for c in self.doc.inline_code),
+            *(b.content for b in self.doc.code_blocks),
+            *(p.text for p in self.doc.prose),
+        ]
+        found: set[str] = set()
+        for text in blocks:
+            if "/" not in text or _SEARCH.search(text) is None:
+                continue
+            for match in _FOLDER_PATH.finditer(text):
+                path = posixpath.normpath(match.group(0).removeprefix("./"))
+                if path in folders:
+                    found.add(path)
+        return frozenset(found)
+
+    @cached_property
+    def linked_markdown(self) -> dict[str, MarkdownFile]:
+        """The Markdown files SKILL.md links or names, parsed (the first few, each up to a cap):
+        what they point at is reached through them."""
+        out: dict[str, MarkdownFile] = {}
+        wanted = sorted(f for f in self.mentioned_files if f.lower().endswith((".md", ".markdown")))
+        for rel in wanted[: budgets.LINKED_FILES_READ]:
+            parsed = read_markdown(self.doc.folder / rel, budgets.LINKED_FILE_BYTES)
+            if parsed is not None:
+                out[rel] = parsed
+        return out
+
+    def pointed_from(self, rel: str, parsed: MarkdownFile) -> set[str]:
+        """Files of the skill a linked Markdown file links or names (paths relative to it or to
+        the skill folder)."""
+        listing = self.doc.listing
+        base = posixpath.dirname(rel)
+        found: set[str] = set()
+        for link in parsed.links:
+            target = link.target.split("#", 1)[0].split("?", 1)[0].strip()
+            if not target or is_external(target) or target.startswith("/"):
+                continue
+            path = posixpath.normpath(posixpath.join(base, unquote(target)))
+            if path in listing.files:
+                found.add(path)
+            elif listing.has_dir(path):
+                found.update(listing.under(path))
+        text = parsed.text
+        candidates = [f for f in listing.files if f != rel and f not in found]
+        if len(candidates) > _SEARCHED_ONE_BY_ONE:  # one regex pass, then set lookups
+            written = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
+            is_written: Callable[[str], bool] = written.__contains__
+        else:
+            is_written = partial(_written, text=text)
+        for f in candidates:
+            inside = f[len(base) + 1 :] if base and f.startswith(base + "/") else None
+            if is_written(f) or (inside is not None and is_written(inside)):
+                found.add(f)
+        return found
+
+    @cached_property
+    def reached_files(self) -> frozenset[str]:
+        """Files the model can find from SKILL.md: those it links or names, those inside a
+        folder it is told to search, and those a linked Markdown file (an index) points at."""
+        listing = self.doc.listing
+        reached = set(self.mentioned_files)
+        for folder in self.searched_folders:
+            reached.update(listing.under(folder))
+        if reached.issuperset(listing.files):
+            return frozenset(reached)
+        for rel, parsed in self.linked_markdown.items():
+            reached |= self.pointed_from(rel, parsed)
+        return frozenset(reached)
 
     @cached_property
     def _joined(self) -> tuple[str, list[int]]:
@@ -234,12 +331,17 @@ class Facts:
     def prose_lower(self) -> str:
         return self.prose_text.lower()
 
+    @cached_property
+    def _prose_newlines(self) -> list[int]:
+        return newlines(self.prose_text)
+
     def prose_line(self, offset: int) -> int:
         """The file line of an offset into ``prose_text``."""
         starts = self._joined[1]
         i = bisect_right(starts, offset) - 1
-        p = self.doc.prose[i]
-        return p.line + p.text.count("\n", 0, offset - starts[i])
+        breaks = self._prose_newlines
+        # The block's own line ends before the offset, by bisection: no rescan of the block.
+        return self.doc.prose[i].line + bisect_left(breaks, offset) - bisect_left(breaks, starts[i])
 
     @cached_property
     def directives(self) -> tuple[tuple[int, str], ...]:

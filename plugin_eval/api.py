@@ -9,7 +9,7 @@ scored, notes); ``render`` turns a batch into any output format; ``verdict`` say
 what makes the run fail and ``exit_code`` what a script should exit with; ``show_files``
 lists what would be scored and what is passed over. ``compare_paths`` and ``report_tree`` do the same for
 ``plugin-eval compare`` and ``plugin-eval report``. A ``UsageError`` is a problem with the
-request itself (the command line's exit 2), raised before anything is scored.
+request itself or a path it names (the command line's exit 2), one line saying what to do.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from plugin_eval.config import Config, ConfigError, find_config, load_config, ma
 from plugin_eval.discovery import Scope, discover
 from plugin_eval.engine import DepthUnavailable, check_depth, joined, score_skill
 from plugin_eval.findings import Severity
+from plugin_eval.output_files import PathUnusable, unusable, write_text
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.report.formats import RenderOptions, Subject, Verdict
 from plugin_eval.report.formats import render as render_format
@@ -50,7 +51,9 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
 class UsageError(Exception):
-    """The request cannot be carried out as asked (exit 2); nothing was scored."""
+    """The request cannot be carried out as asked (exit 2): a bad option, or a path given
+    that cannot be used (an output or cache folder that cannot be written, a --previous
+    folder that holds no report)."""
 
 
 def configure(
@@ -264,12 +267,7 @@ def render(
 def write_output(path: Path, text: str) -> None:
     """Write to a temporary file beside ``path`` and rename: never a half-written file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
+    write_text(path, text)
 
 
 def verdict(batch: Batch, config: Config) -> Verdict:
@@ -361,24 +359,36 @@ def report_tree(
         raise UsageError(f"--out {out}: is a file; give a folder (it is created if missing)")
     if out.resolve() == root.resolve() or (out / "SKILL.md").exists() or is_plugin(out):
         raise UsageError(f"--out {out}: must be a folder of its own, not ROOT, a skill or a plugin")
-    last = summary_report.load_previous(previous) if previous is not None else None
-    if previous is not None and last is None:
-        raise UsageError(f"--previous {previous}: no readable summary.json there")
+    said: list[str] = []
+    try:
+        last = summary_report.load_previous(previous, said) if previous is not None else None
+    except summary_report.PreviousUnusable as err:
+        raise UsageError(
+            f"--previous {previous}: {err}; give the output folder of an earlier report"
+        ) from None
     config = config or Config()
     stamp = now()
     collected: list[Report] = []
     keep = _collector(collected) if (sarif or html) else None
-    rows, stats = run_report(
-        root, out, config, jobs or default_jobs(), cache_dir, stamp, previous, progress, keep
-    )
-    summary_report.write_summary(out, rows, stamp, root.as_posix(), stats.notes, last)
-    if sarif:
-        # Paths from the folder plugin-eval runs in, as `score -o sarif` writes them.
-        where = Path(os.path.relpath(root)).as_posix()
-        rebased = Batch(stamp, tuple(_rebased(r, where) for r in collected))
-        (out / "summary.sarif").write_text(render(rebased, "sarif"), encoding="utf-8")
-    if html:
-        (out / "report.html").write_text(render(Batch(stamp, tuple(collected)), "html"), "utf-8")
+    try:
+        rows, stats = run_report(
+            root, out, config, jobs or default_jobs(), cache_dir, stamp, previous, progress, keep
+        )
+    except PathUnusable as err:
+        raise UsageError(str(err)) from None
+    stats.notes += said
+    # Each file is written whole (a temporary file renamed into place), never half.
+    try:
+        summary_report.write_summary(out, rows, stamp, root.as_posix(), stats.notes, last)
+        if sarif:
+            # Paths from the folder plugin-eval runs in, as `score -o sarif` writes them.
+            where = Path(os.path.relpath(root)).as_posix()
+            rebased = Batch(stamp, tuple(_rebased(r, where) for r in collected))
+            write_text(out / "summary.sarif", render(rebased, "sarif"))
+        if html:
+            write_text(out / "report.html", render(Batch(stamp, tuple(collected)), "html"))
+    except OSError as err:
+        raise UsageError(str(unusable("--out", out, err))) from None
     return ReportRun(rows, stats, out)
 
 

@@ -27,5 +27,25 @@ LISTING_CHARS = 1536
 CODEX_BYTES = 8000
 # Files listed per skill folder; a larger folder is listed this far and reported (PE011).
 LISTED_FILES = 5000
+# Skills scored per plugin; the rest are named in one error finding (PE012), never dropped
+# silently. The largest plugin of 91 real ones has far fewer.
+PLUGIN_SKILLS = 1000
 # PluginEval's OVER_CONSTRAINED anti-pattern: more MUST/NEVER/ALWAYS directives than this.
 MAX_DIRECTIVES = 15
+# Nodes that YAML aliases may repeat in one frontmatter or eval file, beyond the one node each
+# alias is written as; past it the document is refused (PE003), never expanded. Real ones
+# repeat none, or a few defaults per case; nine lines of nested aliases repeat 9⁹.
+YAML_ALIAS_NODES = 10_000
+# Findings of one code in one file that a report lists; the rest are counted in one more
+# finding of that code. One file of 4 MiB can hold 150,000 dead links: listing them all
+# makes a report of 100 MB that nobody reads, and the count says as much.
+FINDINGS_PER_CODE = 100
+# Characters of one finding's message or fix, or one evidence line. Only skill text quoted in
+# them (a link target, a key, a heading) makes one longer: it keeps its start and its end,
+# with "…" between.
+MESSAGE_CHARS = 400
+# Markdown files SKILL.md points at that are read for the files they link in turn (an index),
+# and how much of each: files reached that way are not unlinked (PE204, PE208), and PE207
+# reports the chain.
+LINKED_FILES_READ = 16
+LINKED_FILE_BYTES = 512 * 1024

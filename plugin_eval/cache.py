@@ -1,10 +1,19 @@
 """A result cache keyed by file contents, tool version and configuration (SQLite).
 
-A cache written by another version, or one that cannot be read, is rebuilt, never trusted.
-An entry is found by the item's listing (walk.list_folder, the listing scoring used) and
-remembers every file scoring read (walk.read_file) with a digest of the bytes read, and which
-targets outside the folder a rule looked at: a hit is only a hit while those files have the
-same bytes and those targets still exist (or still do not).
+A cache written by another version is rebuilt, never trusted. An entry is found by the
+item's listing (walk.list_folder, the listing scoring used) and remembers every file scoring
+read (walk.read_file) with a digest of the bytes read, and which targets outside the folder a
+rule looked at: a hit is only a hit while those files have the same bytes and those targets
+still exist (or still do not).
+
+The file survives a kill at any moment: it is in WAL mode with synchronous=NORMAL (a commit
+is atomic against a crash of the process; power loss may only drop the last commits), and
+results are committed in small batches. Runs may share it: readers never wait, and a writer
+waits up to ``sqlite_files.BUSY_TIMEOUT`` seconds for another run's batch. Locked is not
+damaged: a run that cannot get the lock goes on without the cache (or without saving to it)
+and says so. Only a file that is not a database, or fails ``PRAGMA quick_check`` on
+opening, is rebuilt. A cache folder that cannot be written is a ``PathUnusable`` error,
+named with what to do.
 """
 
 from __future__ import annotations
@@ -17,12 +26,20 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from plugin_eval import __version__
+from plugin_eval import __version__, sqlite_files
+from plugin_eval.output_files import unusable
 from plugin_eval.report.model import SummaryRow
 from plugin_eval.walk import Listing, unchanged
 
 FORMAT = "4"
 DEFAULT_DIR = Path(".plugin-eval-cache")
+NAME = "cache.sqlite3"
+BATCH = 64  # results per commit: another run waits milliseconds, a kill loses one batch
+OTHERWISE = ", or --no-cache"
+_RESULT_COLUMNS = (
+    "key TEXT PRIMARY KEY, payload BLOB, checksum TEXT, row TEXT, outside TEXT, reads TEXT, "
+    "stamp TEXT"
+)
 
 
 def item_key(kind: str, rel: str, listing: Listing, entry: str | None = None) -> str | None:
@@ -52,61 +69,110 @@ class Entry:
 
 
 class Cache:
-    """One SQLite file; only the main process reads and writes it."""
+    """One SQLite file; only the main process of a run reads and writes it.
 
-    def __init__(self, folder: Path, fingerprint: str) -> None:
-        self.path = folder / "cache.sqlite3"
+    ``notes`` says what the run should tell the user: a rebuilt cache, a cache another run
+    holds, results that could not be saved.
+    """
+
+    def __init__(self, folder: Path, fingerprint: str, timeout: float | None = None) -> None:
+        self.path = folder / NAME
         self.fingerprint = fingerprint
+        self.timeout = sqlite_files.BUSY_TIMEOUT if timeout is None else timeout
         self.hits = 0
         self.misses = 0
-        self.rebuilt: str | None = None
-        folder.mkdir(parents=True, exist_ok=True)
+        self.notes: list[str] = []
+        self._batch: list[tuple[object, ...]] = []
+        if folder.exists() and not folder.is_dir():
+            raise unusable("--cache-dir", folder, "it is a file, not a folder", OTHERWISE)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise unusable("--cache-dir", folder, err, OTHERWISE) from None
         ignore = folder / ".gitignore"
         if not ignore.exists():
             # Like ruff's cache: the folder keeps itself out of `git status`.
             with contextlib.suppress(OSError):
                 ignore.write_text("# Created by plugin-eval: the cache ignores itself.\n*\n")
-        self.db = self._open()
+        self.db: sqlite3.Connection | None = self._open()
 
-    def _open(self) -> sqlite3.Connection:
+    def _open(self) -> sqlite3.Connection | None:
         try:
-            db = sqlite3.connect(self.path)
-            # A cache needs no durability: a damaged file is detected and rebuilt, so never
-            # wait for the disk (an fsync here would also flush every report file just written).
-            db.execute("PRAGMA synchronous = OFF")
-            db.execute("PRAGMA journal_mode = MEMORY")
-            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
-            row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
-            expected = f"{FORMAT}:{__version__}:{self.fingerprint}"
-            if row is not None and row[0] != expected:
-                self.rebuilt = "written by another version or configuration"
-                db.execute("DROP TABLE IF EXISTS results")
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, payload BLOB, "
-                "checksum TEXT, row TEXT, outside TEXT, reads TEXT, stamp TEXT)"
-            )
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (expected,))
-            db.commit()
-            return db
+            return self._connect()
         except sqlite3.DatabaseError as err:
-            self.rebuilt = f"unreadable ({err})"
-            self.path.unlink(missing_ok=True)
-            return self._open() if not self.path.exists() else sqlite3.connect(":memory:")
+            if not sqlite_files.is_damaged(err):
+                self._unavailable(err)
+                return None
+            reason = str(err)
+        # Damaged, not busy: the file and its journals are removed and made again.
+        self.notes.append(f"cache {self.path} was damaged ({reason}): rebuilt")
+        try:
+            sqlite_files.remove(self.path)
+        except OSError as err:
+            raise unusable("--cache-dir", self.path.parent, err, OTHERWISE) from None
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as err:
+            self._unavailable(err)
+            return None
+
+    def _unavailable(self, err: Exception) -> None:
+        """Busy: the run goes on without the cache, and says so. Anything else is an error."""
+        if sqlite_files.is_busy(err):
+            self.notes.append(
+                f"cache {self.path} is in use by another run (still locked after "
+                f"{self.timeout:g} s): this run went on without it"
+            )
+            return
+        raise unusable("--cache-dir", self.path.parent, str(err), OTHERWISE) from None
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite_files.connect(self.path, self.timeout)
+        try:
+            expected = f"{FORMAT}:{__version__}:{self.fingerprint}"
+            if self._version(db) != expected:
+                db.execute("BEGIN IMMEDIATE")
+                found = self._version(db)  # again, under the lock: another run may have won
+                if found != expected:
+                    if found is not None:
+                        self.notes.append(
+                            f"cache {self.path} was written by another version or "
+                            "configuration: rebuilt"
+                        )
+                    db.execute("DROP TABLE IF EXISTS results")
+                    db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+                    db.execute(f"CREATE TABLE results ({_RESULT_COLUMNS})")
+                    db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (expected,))
+                db.execute("COMMIT")
+            return db
+        except BaseException:
+            db.close()  # an open transaction is rolled back
+            raise
+
+    @staticmethod
+    def _version(db: sqlite3.Connection) -> str | None:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"meta", "results"} <= tables:
+            return None
+        row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        return str(row[0]) if row is not None else None
 
     def empty(self) -> bool:
+        if self.db is None:
+            return True
         try:
             return self.db.execute("SELECT 1 FROM results LIMIT 1").fetchone() is None
         except sqlite3.DatabaseError:
             return True
 
     def get(self, key: str, folder: Path) -> Entry | None:
-        try:
-            found = self.db.execute(
-                "SELECT payload, checksum, row, outside, reads, stamp FROM results WHERE key = ?",
-                (key,),
-            ).fetchone()
-        except sqlite3.DatabaseError:
-            found = None
+        found = None
+        with contextlib.suppress(sqlite3.DatabaseError):  # unreadable is a miss
+            if self.db is not None:
+                found = self.db.execute(
+                    "SELECT payload, checksum, row, outside, reads, stamp FROM results WHERE key = ?",
+                    (key,),
+                ).fetchone()
         if found is None:
             self.misses += 1
             return None
@@ -137,22 +203,55 @@ class Cache:
         reads: list[list[object]],
         stamp: str,
     ) -> None:
-        # A cache that cannot be written only costs speed.
-        with contextlib.suppress(sqlite3.DatabaseError):
-            self.db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    key,
-                    payload,
-                    checksum(payload),
-                    row.model_dump_json(),
-                    json.dumps(outside),
-                    json.dumps(reads),
-                    stamp,
-                ),
+        """Save one result; results are committed in batches of ``BATCH``."""
+        if self.db is None:
+            return
+        self._batch.append(
+            (
+                key,
+                payload,
+                checksum(payload),
+                row.model_dump_json(),
+                json.dumps(outside),
+                json.dumps(reads),
+                stamp,
             )
+        )
+        if len(self._batch) >= BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        batch, self._batch = self._batch, []
+        if self.db is None or not batch:
+            return
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.executemany(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)", batch
+            )
+            self.db.execute("COMMIT")
+        except sqlite3.DatabaseError as err:
+            # A cache that cannot be written only costs speed: say so once and save no more.
+            with contextlib.suppress(sqlite3.DatabaseError):
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+            why = (
+                f"still locked by another run after {self.timeout:g} s"
+                if sqlite_files.is_busy(err)
+                else str(err)
+            )
+            self.notes.append(
+                f"cache {self.path}: results could not be saved ({why}); the rest of this "
+                "run's results are not cached"
+            )
+            self._close()
 
     def close(self) -> None:
-        with contextlib.suppress(sqlite3.DatabaseError):
-            self.db.commit()
-            self.db.close()
+        self._flush()
+        self._close()
+
+    def _close(self) -> None:
+        if self.db is not None:
+            with contextlib.suppress(sqlite3.DatabaseError):
+                self.db.close()
+            self.db = None

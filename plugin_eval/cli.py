@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 from plugin_eval import __version__, api
 from plugin_eval.report.formats import RenderOptions, Subject, names
+from plugin_eval.report.neutral import command_free, terminal, visible
 from plugin_eval.vocabulary import Depth
 
 if TYPE_CHECKING:
@@ -81,17 +82,17 @@ Debug = Annotated[
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)
 
 
 def _usage(message: str) -> typer.Exit:
-    _err().print(f"[bold red]error:[/] {escape(message)}")
+    _err().print(f"[bold red]error:[/] {terminal(message)}")
     return typer.Exit(api.EXIT_USAGE)
 
 
 def _version(value: bool) -> None:
     if value:
-        print(f"plugin-eval {__version__}")
+        _write(f"plugin-eval {__version__}\n")
         raise typer.Exit(api.EXIT_OK)
 
 
@@ -116,6 +117,18 @@ class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
         pass
 
 
+class _Neutral(logging.Formatter):
+    """A record's lines (a traceback's too) kept as lines, each with nothing that could act."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return command_free("\n".join(map(visible, super().format(record).split("\n"))))
+
+
+def _listing(lines: list[str]) -> str:
+    """--show-files: one line per path, whatever the path holds."""
+    return "".join(visible(line) + "\n" for line in lines)
+
+
 def _debug(enabled: bool) -> None:
     """With --debug, internal errors are logged on stderr with their traceback."""
     log = logging.getLogger("plugin_eval")
@@ -125,7 +138,7 @@ def _debug(enabled: bool) -> None:
     if not enabled:
         return
     handler = _Stderr()
-    handler.setFormatter(logging.Formatter("debug: %(name)s: %(message)s"))
+    handler.setFormatter(_Neutral("debug: %(name)s: %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.DEBUG)
 
@@ -158,15 +171,55 @@ def _emit(
     """Render once per format asked: to standard output (text at the terminal's width, with
     colour, when it is one), and to each --output-file."""
     options = options or RenderOptions()
-    terminal = sys.stdout.isatty()
+    terminal = sys.stdout is not None and sys.stdout.isatty()
     shown = replace(options, width=Console().width, colour=True) if terminal else options
-    sys.stdout.write(api.render(data, output, subject, shown))
+    _write(api.render(data, output, subject, shown))
     for name, path in files:
         text = api.render(data, name, subject, options)
         try:
             api.write_output(path, text)
         except OSError as err:
-            raise _usage(f"--output-file {name}={path}: {err.strerror or err}") from None
+            raise _usage(
+                f"--output-file {name}={path}: cannot be written ({err.strerror or err}); "
+                "give a path plugin-eval can write"
+            ) from None
+
+
+def _write(text: str) -> None:
+    """Write to standard output; one error line (exit 2) when it cannot take the text."""
+    try:
+        if sys.stdout is None:
+            raise OSError(0, "it is closed")
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise  # the reader stopped reading (`| head`): click ends quietly
+    except OSError as err:
+        # Text left in the buffer would fail again, as a traceback, when Python exits.
+        with suppress(AttributeError, OSError, ValueError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+        raise _usage(
+            f"standard output: cannot be written ({err.strerror or err}); redirect it to a "
+            "file or device that can take it"
+        ) from None
+
+
+def _reserve_standard_streams() -> None:
+    """A standard stream closed at start (`>&-`) gets /dev/null, so that no file opened later
+    takes its number (where a child process, or a stray write, would land). A closed
+    standard output stays closed for Python: writing a result there is an error."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if sys.stderr is None:  # nobody reads what goes there; nothing fails for writing it
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
 
 
 @app.command("score")
@@ -316,17 +369,17 @@ def score(
             respect_gitignore=respect_gitignore,
         )
         if show_files:
-            sys.stdout.write("".join(line + "\n" for line in api.show_files(paths, config)))
+            _write(_listing(api.show_files(paths, config)))
             raise typer.Exit(api.EXIT_OK)
         batch = api.score_paths(paths, config, depth, monte_carlo, allow_empty=allow_empty)
     except api.UsageError as err:
         raise _usage(str(err)) from None
     for note in batch.notes:
-        stderr.print(f"[yellow]note:[/] {escape(note)}")
+        stderr.print(f"[yellow]note:[/] {terminal(note)}")
     for failure in batch.failures:
         stderr.print(
-            f"[bold red]error:[/] {escape(failure.path)}: could not be scored: "
-            f"{escape(failure.error)}"
+            f"[bold red]error:[/] {terminal(failure.path)}: could not be scored: "
+            f"{terminal(failure.error)}"
         )
     verdict = api.verdict(batch, config)
     _emit(batch, "batch", output, files, RenderOptions(explain=explain, verdict=verdict))
@@ -381,7 +434,7 @@ def show_rule(
     rule = lookup(code)
     if rule is None:
         raise _usage(f"no rule '{code}' (see `plugin-eval rules`)")
-    sys.stdout.write(rule.documentation())
+    _write(rule.documentation())
 
 
 @app.command("schema")
@@ -401,7 +454,7 @@ def schema(
     if batch and row:
         raise _usage("give --batch or --row, not both")
     model: type[BaseModel] = SummaryRow if row else BatchReport if batch else Report
-    sys.stdout.write(json.dumps(model.model_json_schema(), indent=2) + "\n")
+    _write(json.dumps(model.model_json_schema(), indent=2) + "\n")
 
 
 @app.command("report")
@@ -442,7 +495,7 @@ def report_command(
             respect_gitignore=respect_gitignore,
         )
         if show_files:
-            sys.stdout.write("".join(line + "\n" for line in api.show_files([root], config)))
+            _write(_listing(api.show_files([root], config)))
             raise typer.Exit(api.EXIT_OK)
         with _progress(stderr) as advance:
             run = api.report_tree(
@@ -460,13 +513,13 @@ def report_command(
         raise _usage(str(err)) from None
     stats = run.stats
     for note in stats.notes:
-        stderr.print(f"[yellow]note:[/] {escape(note)}")
+        stderr.print(f"[yellow]note:[/] {terminal(note)}")
     cache_text = (
         "cache off" if no_cache else f"cache {stats.cache_hits} hits, {stats.cache_misses} misses"
     )
     stderr.print(
         f"scored {stats.items} items ({stats.plugins} plugins, {stats.skills} loose skills) in "
-        f"{time.perf_counter() - started:.1f} s · {cache_text} · wrote {escape(str(out))}"
+        f"{time.perf_counter() - started:.1f} s · {cache_text} · wrote {terminal(str(out))}"
     )
     run.rows.close()
     raise typer.Exit(api.EXIT_FAIL if stats.errored else api.EXIT_OK)
@@ -497,4 +550,5 @@ def _progress(console: Console) -> Iterator[Callable[[int, int], None] | None]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    _reserve_standard_streams()
     app(args=list(argv) if argv is not None else None)

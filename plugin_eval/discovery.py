@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import posixpath
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from plugin_eval import json_input
 from plugin_eval.document import SKILL_FILE
 from plugin_eval.plugin import MANIFESTS, listed_skills
 from plugin_eval.vocabulary import Kind
@@ -69,7 +72,32 @@ class Item:
         """A file name unique within one report: the id with '/' turned to '--', and a
         leading '.' (.claude/skills/…) spelt 'dot-' so no report file is hidden."""
         slug = self.id.replace("/", "--") if self.id not in ("", ".") else self.folder.name
-        return "dot-" + slug[1:] if slug.startswith(".") else slug
+        slug = "dot-" + slug[1:] if slug.startswith(".") else slug
+        return bounded(slug, self.id)
+
+
+# Bytes of a report file's name before its extension: far under the 255 of most file systems.
+SLUG_BYTES = 160
+
+
+# Characters no report file name carries: controls, bidi marks, separators, lone surrogates
+# (undecodable bytes), and the characters Windows or a shell treat specially.
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    '\ud800-\udfff<>:"|?*\\\\`$]'
+)
+
+
+def bounded(slug: str, key: str) -> str:
+    """The slug as a safe file name: unsafe characters become '_' and, when any did or the
+    name is longer than SLUG_BYTES, a digest of ``key`` keeps it unique."""
+    safe = _UNSAFE.sub("_", slug)
+    raw = os.fsencode(safe)
+    if safe == slug and len(raw) <= SLUG_BYTES:
+        return slug
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    head = raw[: SLUG_BYTES - len(digest) - 1].decode("utf-8", "ignore")
+    return f"{head}-{digest}"
 
 
 @dataclass
@@ -98,8 +126,9 @@ def discover(root: Path, scope: Scope | None = None) -> Discovery:
     for entry in entries:
         label = entry_name(entry) if sharing[entry.rel] > 1 else None
         plugins.append(replace(entry, label=label))
-    # A skill inside a plugin's skills/ is the plugin's, not loose; an entry with an explicit
-    # skills list holds exactly those.
+    # A skill a plugin scores is the plugin's, not loose: one in its skills/ folder, or, for an
+    # entry with an explicit skills list, exactly those. Any other skill found inside a plugin
+    # folder (the walk enters marketplace entries' folders) is loose and reported as such.
     plugin_roots: set[str] = set()
     listed: set[str] = set()
     for plugin in plugins:
@@ -110,10 +139,9 @@ def discover(root: Path, scope: Scope | None = None) -> Discovery:
             listed |= {posixpath.normpath(posixpath.join(plugin.rel, s)) for s in chosen}
 
     def in_plugin(rel: str) -> bool:
-        parts = rel.split("/")
-        return rel in listed or any(
-            "/".join(parts[:n]) in plugin_roots for n in range(len(parts) - 1, -1, -1)
-        )
+        parent, _, _ = rel.rpartition("/")
+        root, _, folder = parent.rpartition("/")
+        return rel in listed or (folder == "skills" and root in plugin_roots)
 
     loose = [i for i in items.values() if i.kind is Kind.SKILL and not in_plugin(i.rel)]
     found = sorted([*plugins, *loose], key=lambda i: i.id)
@@ -203,8 +231,14 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
     if not path.is_file():
         return
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = json_input.parse(path.read_text(encoding="utf-8-sig"))
+    except json_input.JsonInputError as err:
+        notes.append(
+            f"{MARKETPLACE}:{err.line}:{err.column}: not valid JSON ({err.message}); plugins "
+            "found by walking the tree only"
+        )
+        return
+    except (OSError, UnicodeDecodeError) as err:
         notes.append(f"{MARKETPLACE}: unreadable ({err}); plugins found by walking the tree only")
         return
     plugins = data.get("plugins") if isinstance(data, dict) else None
@@ -214,7 +248,11 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
         if not isinstance(source, str):
             notes.append(f"{MARKETPLACE}: plugin '{name}' has a remote source; not fetched")
             continue
-        folder = (root / source).resolve()
+        try:
+            folder = (root / source).resolve()
+        except (OSError, ValueError) as err:  # a NUL in the path, a name too long, a loop
+            notes.append(f"{MARKETPLACE}: plugin '{name}' has a source that is not a path ({err})")
+            continue
         if folder != root and root not in folder.parents:
             notes.append(f"{MARKETPLACE}: plugin '{name}' points outside the root; skipped")
             continue

@@ -18,11 +18,14 @@ from plugin_eval.markdown_parser import (
     INLINE_SYNTAX,
     MD,
     NOT_CODE_SPAN_ONLY,
+    OFFSET,
     code_spans,
     parse,
     plain_text,
 )
 from plugin_eval.walk import Listing, list_folder, read_file
+from plugin_eval.yaml_input import LOADER as YAML_LOADER
+from plugin_eval.yaml_input import AliasError, check_aliases
 
 SKILL_FILE = "SKILL.md"
 # Folders the specification names; anything else in a skill folder is still listed.
@@ -33,7 +36,6 @@ MAX_SKILL_BYTES = 4 * 1024 * 1024
 # not used: it yields no line or column for a key, which PyYAML's composer does, and importing
 # it for this one pattern cost about 24 ms of every start.
 _FENCE_LINE = re.compile(r"^-{3,}\s*$", re.MULTILINE)
-_YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class Problem(Enum):
@@ -57,6 +59,7 @@ class ParseProblem:
     message: str
     line: int | None = None
     column: int | None = None
+    fix: str | None = None  # when the rule's own fix does not fit this case
 
 
 @dataclass(frozen=True)
@@ -158,16 +161,14 @@ class SkillDocument:
 
     def sections(self) -> tuple[Section, ...]:
         """Each heading with the last line its section covers."""
-        out = []
-        last = len(self.lines)
+        ends = [len(self.lines)] * len(self.headings)
+        # Headings whose section is still open, by ascending level: one pass, not one per heading.
+        open_: list[int] = []
         for i, h in enumerate(self.headings):
-            end = last
-            for later in self.headings[i + 1 :]:
-                if later.level <= h.level:
-                    end = later.line - 1
-                    break
-            out.append(Section(h, end))
-        return tuple(out)
+            while open_ and self.headings[open_[-1]].level >= h.level:
+                ends[open_.pop()] = h.line - 1
+            open_.append(i)
+        return tuple(Section(h, end) for h, end in zip(self.headings, ends, strict=True))
 
     def line_text(self, line: int) -> str:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -277,6 +278,31 @@ def parse_text(
     )
 
 
+@dataclass(frozen=True)
+class MarkdownFile:
+    """What a supporting Markdown file (a reference, an index) points at: its links, and the
+    text of its code and prose, where file names can be written."""
+
+    links: tuple[Link, ...]
+    text: str
+
+
+def read_markdown(path: Path, limit: int) -> MarkdownFile | None:
+    """Parse at most ``limit`` bytes of a Markdown file in the skill (through the walk, so the
+    cache sees the read); None when it cannot be read."""
+    try:
+        raw = read_file(path, limit)
+    except OSError:
+        return None
+    head = read_frontmatter_file(raw, [], path.name)
+    body = "\n".join(head.lines[head.body_start - 1 :])
+    env: dict[str, Any] = {}
+    walk = _Walk(head.lines, head.body_start - 1, env)
+    walk.run(tuple(parse(body, env)) if body.strip() else ())
+    code = [c.text for c in walk.inline_code] + [b.content for b in walk.code_blocks]
+    return MarkdownFile(tuple(walk.links), "\n".join([*code, *(p.text for p in walk.prose)]))
+
+
 def _read_capped(path: Path, problems: list[ParseProblem]) -> bytes:
     raw = read_file(path, MAX_SKILL_BYTES + 1)
     if len(raw) > MAX_SKILL_BYTES:
@@ -367,8 +393,9 @@ def _load_yaml(
     fields: dict[str, FieldInfo],
     problems: list[ParseProblem],
 ) -> bool:
-    loader = _YAML_LOADER(source)
+    loader = YAML_LOADER(source)
     try:
+        check_aliases(source)
         node = loader.get_single_node()
         if node is None:
             return True
@@ -401,6 +428,21 @@ def _load_yaml(
                 column=key_node.start_mark.column + 1,
                 value_line=value_node.start_mark.line + 2,
             )
+    except AliasError as err:
+        meta.clear()
+        fields.clear()
+        mark = err.problem_mark
+        problems.append(
+            ParseProblem(
+                Problem.INVALID_YAML,
+                f"frontmatter refused, not expanded: {err.problem}",
+                mark.line + 2 if mark else None,
+                mark.column + 1 if mark else None,
+                fix="Write the values out instead of aliasing them: frontmatter needs no "
+                "anchors (&name) or aliases (*name).",
+            )
+        )
+        return False
     except yaml.MarkedYAMLError as err:
         meta.clear()
         fields.clear()
@@ -474,6 +516,8 @@ class _Walk:
         self.tables = 0
         self.list_items = 0
         self.blockquotes = 0
+        # Per line of a table: where the cells found so far end.
+        self._cells: dict[int, int] = {}
 
     def run(self, tokens: tuple[Token, ...]) -> None:
         heading_level = 0
@@ -548,11 +592,14 @@ class _Walk:
 
     def _inline(self, tok: Token, line: int, block: str) -> str:
         """Collect links and prose from one inline token; return its visible text."""
-        if NOT_CODE_SPAN_ONLY.search(tok.content) is None:
-            return self._code_spans(tok.content, line, block)
-        tok.children = MD.inline.parse(tok.content, MD, self.env, [])
+        content = tok.content
+        if NOT_CODE_SPAN_ONLY.search(content) is None:
+            return self._code_spans(content, line, block)
+        tok.children = MD.inline.parse(content, MD, self.env, [])
         parts: list[str] = []
         start_line = line
+        # The text's line holding the last link: where it starts in the text and in the file.
+        row_start, scanned, origin = 0, 0, -1
         for child in tok.children:
             kind = child.type
             if kind in ("softbreak", "hardbreak"):
@@ -569,7 +616,15 @@ class _Walk:
                 attr = "href" if kind == "link_open" else "src"
                 # markdown-it percent-encodes destinations; keep what the author wrote
                 target = unquote(str(child.attrs.get(attr, "")))
-                column = self._column(line, target)
+                offset: int = child.meta.get(OFFSET, scanned)
+                newline = content.rfind("\n", scanned, offset)
+                if newline >= 0 or origin < 0:
+                    row_start = newline + 1 if newline >= 0 else row_start
+                    end = content.find("\n", row_start)
+                    row = content[row_start : end if end >= 0 else len(content)]
+                    origin = self._origin(line, row, block == "table")
+                scanned = offset
+                column = origin + offset - row_start + 1
                 text = child.content if kind == "image" else ""
                 self.links.append(Link(target, text, line, column, kind == "image"))
                 if kind == "image":
@@ -595,17 +650,27 @@ class _Walk:
         self.prose.append(Prose(text, start_line, block))
         return text
 
-    def _column(self, line: int, target: str) -> int:
+    def _origin(self, line: int, row: str, in_table: bool) -> int:
+        """Where one line of an inline token's text starts in the file's line (0-based).
+
+        A paragraph's, list item's or quote's line is the file's line with its indent and
+        markers cut (and the spaces of a partly used tab added); a table cell is found after
+        the cells before it on the line. Text not found there (a cell with an escaped pipe)
+        counts from the line's start.
+        """
         source = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        at = source.find("(" + target) if target else -1
+        text = row.strip()
+        lead = len(row) - len(row.lstrip())
+        if not in_table:
+            kept = source.rstrip()
+            if kept.endswith(text):
+                return len(kept) - len(text) - lead
+        after = self._cells.get(line, 0)
+        at = source.find(text, after) if in_table else source.find(text)
         if at < 0:
-            at = source.find(target) - 1 if target and target in source else -1
-        if at < 0:
-            return 1
-        bracket = source.rfind("[", 0, at)
-        if bracket > 0 and source[bracket - 1] == "!":
-            bracket -= 1
-        return (bracket if bracket >= 0 else at) + 1
+            return 0
+        self._cells[line] = at + len(text)
+        return at - lead
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -20,13 +20,14 @@ from plugin_eval import suppression
 from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.config import Config
 from plugin_eval.document import SKILL_FILE, SkillDocument, parse_skill
-from plugin_eval.findings import Finding
+from plugin_eval.findings import Finding, capped
 from plugin_eval.results import LayerOutcome, SkillResult
 from plugin_eval.rules import BY_CODE, INTERNAL_ERROR, LISTING_INCOMPLETE, SKILL_RULES
 from plugin_eval.rules.base import RuleDoc
 from plugin_eval.scoring import composite as comp
 from plugin_eval.scoring.subscores import compute, static_dimensions, static_layer_score
 from plugin_eval.vocabulary import Depth, Layer
+from plugin_eval.walk import Listing
 
 if TYPE_CHECKING:
     from plugin_eval.montecarlo.settings import MonteCarloSettings
@@ -81,13 +82,14 @@ def run_rules(doc: SkillDocument, facts: Facts, config: Config) -> tuple[list[Fi
     kept, hidden = suppression.apply(found, table)
     kept += suppression.problems(table, lambda code: config.enabled(code, doc.folder))
     if not doc.listing.complete and config.enabled(LISTING_INCOMPLETE.code, doc.folder):
-        kept.append(_incomplete(doc))
+        kept.append(incomplete(doc.listing, "skill", SKILL_FILE))
     kept.sort(key=Finding.sort_key)
-    return kept, hidden
+    # Capped after suppression, so a comment hides findings, never the count of the rest.
+    return capped(kept), hidden
 
 
-def _incomplete(doc: SkillDocument) -> Finding:
-    listing = doc.listing
+def incomplete(listing: Listing, kind: str, path: str) -> Finding:
+    """PE011 for a skill or plugin folder that could not be listed in full."""
     what = []
     if listing.truncated:
         what.append(f"more than {len(listing.files):,} files: the listing stopped there")
@@ -95,9 +97,9 @@ def _incomplete(doc: SkillDocument) -> Finding:
         shown = ", ".join(listing.unreadable[:3]) + (" …" if len(listing.unreadable) > 3 else "")
         what.append(f"{len(listing.unreadable)} folder(s) could not be read ({shown})")
     return LISTING_INCOMPLETE.finding(
-        f"the skill folder holds {'; '.join(what)}; links were checked on disk, unlinked "
+        f"the {kind} folder holds {'; '.join(what)}; links were checked on disk, unlinked "
         "files only among those listed",
-        path=SKILL_FILE,
+        path=path,
     )
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from plugin_eval.findings import bounded
+
 
 @dataclass(frozen=True)
 class Evidence:
@@ -12,6 +14,10 @@ class Evidence:
     label: str
     points: float
     line: int | None = None
+
+    def __post_init__(self) -> None:
+        # A label can quote the skill (a heading, a finding's message): bounded here, once.
+        object.__setattr__(self, "label", bounded(self.label))
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,20 @@ Two savings, neither of which changes a token or a view a rule reads:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.ruler import Rule, Ruler
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
+InlineRule = Callable[[StateInline, bool], bool]
+# Where in its inline token's text a link or image begins: Token.meta[OFFSET].
+OFFSET = "offset"
 
 # The first characters a block rule can match at; any other makes it return False at once.
 _STARTS = {
@@ -142,6 +147,28 @@ class _FirstCharRuler(Ruler[BlockRule]):
             self.__cache__[name] = [_dispatch(rules)] if rules else []
 
 
+def _located(rule: InlineRule) -> InlineRule:
+    """The inline rule, noting on the link or image it makes where in the text it began.
+
+    markdown-it maps block tokens to lines but inline ones to nothing; with the offset a link's
+    column is read off, never searched for in its line (one search per link on a line of
+    100,000 links is quadratic).
+    """
+
+    def located(state: StateInline, silent: bool) -> bool:
+        start, before = state.pos, len(state.tokens)
+        if not rule(state, silent):
+            return False
+        # Text pending before the link is pushed first, so the link is one of two tokens.
+        for tok in state.tokens[before : before + 2]:
+            if tok.type in ("link_open", "image"):
+                tok.meta[OFFSET] = start
+                break
+        return True
+
+    return located
+
+
 def _parser() -> MarkdownIt:
     # `parse` normalizes instead of a regex pass over every line end (see there).
     # Emphasis and entities change no structure a rule reads; the inline pass runs per token
@@ -149,6 +176,9 @@ def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark").enable("table")
     md.disable(["normalize", "emphasis", "entity", "inline", "text_join"])
     md.block.ruler = _FirstCharRuler(md.block.ruler)
+    for name in ("link", "image", "autolink"):
+        rule = next(r for r in md.inline.ruler.__rules__ if r.name == name)
+        md.inline.ruler.at(name, _located(rule.fn))
     return md
 
 
@@ -192,6 +222,7 @@ def plain_text(content: str) -> str:
 
 # Inline text with backticks but none of these holds code spans, text and line breaks only.
 NOT_CODE_SPAN_ONLY = re.compile(r"[\[<\\]")
+_BACKTICKS = re.compile(r"`+")
 
 
 def code_spans(content: str) -> list[tuple[str, str]]:
@@ -208,6 +239,14 @@ def code_spans(content: str) -> list[tuple[str, str]]:
     pending: list[str] = []
     size = len(content)
     at = 0
+    # Every run of backticks, found once: a closer is the next run of the opener's length,
+    # looked up, not searched for (an opener that is never closed would read to the end).
+    runs: dict[int, list[int]] = {}
+    for run in _BACKTICKS.finditer(content):
+        runs.setdefault(run.end() - run.start(), []).append(run.start())
+    # The next backtick and line feed at or after ``at``, kept until passed; none is the
+    # end of the text (find's -1 modulo size + 1).
+    following = newline = -1
 
     def flush() -> None:
         if pending:
@@ -233,9 +272,11 @@ def code_spans(content: str) -> list[tuple[str, str]]:
                 at += 1
             continue
         if char != "`":
-            following = content.find("`", at)
-            newline = content.find("\n", at)
-            stop = min(x for x in (following, newline, size) if x >= 0)
+            if following < at:
+                following = content.find("`", at) % (size + 1)
+            if newline < at:
+                newline = content.find("\n", at) % (size + 1)
+            stop = min(following, newline)
             pending.append(content[at:stop])
             at = stop
             continue
@@ -243,21 +284,13 @@ def code_spans(content: str) -> list[tuple[str, str]]:
         while opener_end < size and content[opener_end] == "`":
             opener_end += 1
         length = opener_end - at
-        closer = opener_end
-        while True:
-            closer = content.find("`", closer)
-            if closer < 0:
-                break
-            closer_end = closer
-            while closer_end < size and content[closer_end] == "`":
-                closer_end += 1
-            if closer_end - closer == length:
-                break
-            closer = closer_end
-        if closer < 0:
+        same = runs[length]
+        later = bisect_right(same, at)
+        if later == len(same):
             pending.append(content[at:opener_end])
             at = opener_end
             continue
+        closer = same[later]
         flush()
         code = content[opener_end:closer].replace("\n", " ")
         if code.startswith(" ") and code.endswith(" ") and code.strip(" "):

@@ -8,10 +8,12 @@ number of workers: every file is a function of its item alone, and the summary i
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import multiprocessing
 import os
+import tempfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -24,6 +26,9 @@ from plugin_eval.config import Config
 from plugin_eval.discovery import Item, discover
 from plugin_eval.document import parse_skill
 from plugin_eval.engine import collection_paused, score_document
+from plugin_eval.json_input import JsonInputError
+from plugin_eval.json_input import parse as parse_json
+from plugin_eval.output_files import UNUSABLE, remove_leftovers, unusable, write_bytes, write_text
 from plugin_eval.plugin import parse_plugin
 from plugin_eval.plugin_score import score_plugin_document
 from plugin_eval.report.model import (
@@ -35,9 +40,10 @@ from plugin_eval.report.model import (
     build_plugin_report,
     build_report,
 )
+from plugin_eval.report.neutral import json_text
 from plugin_eval.report.summary import RowStore
 from plugin_eval.vocabulary import Depth, Kind
-from plugin_eval.walk import Listing, list_folder, recording
+from plugin_eval.walk import Listing, list_folder, read_file, recording
 
 PLACEHOLDER = "@@plugin-eval:generated-at@@"
 # Findings that stop a harness from loading the item at all.
@@ -110,9 +116,11 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
                 outside = sorted(set(skill.outside_checks))
     except Exception as exc:  # one broken item never stops the run
         error = f"{type(exc).__name__}: {exc}"
-        failed = json.dumps({"path": task.id, "kind": task.kind, "errored": True, "error": error})
+        failed = json_text(
+            json.dumps({"path": task.id, "kind": task.kind, "errored": True, "error": error})
+        )
         return _pack(failed), _error_row(task, error), [], [], None
-    packed = _pack(report.model_dump_json())
+    packed = _pack(json_text(report.model_dump_json()))
     reads = log.relative_to(folder)
     return packed, summary_row(task, report), [list(c) for c in outside], reads, key
 
@@ -181,6 +189,10 @@ def _subdir(kind: Kind) -> str:
 
 
 INDEX = ".plugin-eval-index.json"
+# Names of the files a run is writing, appended before each is written and removed once the
+# index is saved: after a run stopped part way, the files whose bytes the index may not know.
+UNSURE = ".plugin-eval-unsure"
+PREVIOUS_LIMIT = 1 << 28  # a --previous report file longer than this is not read
 
 
 @dataclass
@@ -189,7 +201,11 @@ class Writer:
 
     Per-item files keep the time their result was computed (a cache hit keeps the old time),
     so an unchanged item produces the same bytes; files already on disk with those bytes, as
-    recorded in the output folder's index, are not written again.
+    recorded in the output folder's index, are not written again. Every file is written
+    whole (``output_files``), and its name goes to ``UNSURE`` first, so the run after one
+    that was killed rewrites what that run may have changed, and removes what it wrote for
+    items that are gone. A folder that cannot be written stops the run (``PathUnusable``);
+    one name that cannot be written makes its item an errored row.
     """
 
     out: Path
@@ -198,69 +214,133 @@ class Writer:
     written: dict[str, list[Any]] = field(default_factory=dict)
     on_item: Callable[[SummaryRow, str], None] | None = None
     index: dict[str, list[Any]] = field(default_factory=dict)
+    errored: int = 0  # items whose report file could not be written
+    notes: list[str] = field(default_factory=list)
+    _unsure: int | None = None  # the open UNSURE file
+    _unreadable: list[str] = field(default_factory=list)  # --previous files not read
 
     def __post_init__(self) -> None:
         try:
+            for sub in ("plugins", "skills", "badges"):
+                (self.out / sub).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise unusable("--out", self.out, err) from None
+        try:
             loaded = json.loads((self.out / INDEX).read_text(encoding="utf-8"))
             self.index = loaded if isinstance(loaded, dict) else {}
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             self.index = {}
+        for rel in _unsure_names(self.out / UNSURE):
+            self.index[rel] = []  # this tool's file, with bytes the index does not know
+        for sub in ("", "plugins", "skills", "badges"):
+            remove_leftovers(self.out / sub)
 
     def __call__(self, task: Task, payload: bytes, row: SummaryRow, stamp: str) -> None:
         rel = f"{_subdir(task.kind)}/{task.slug}.json"
         text = zlib.decompress(payload).decode("utf-8", "surrogateescape")
         text = text.replace(PLACEHOLDER, stamp) + "\n"
-        self._put(rel, text)
-        if not row.errored and row.score is not None and row.badge is not None:
-            self._put(f"badges/{task.slug}.svg", badge_svg(row.score, row.badge))
-        if self.previous is not None:
-            row = row.model_copy(update={"changes": _finding_changes(self.previous / rel, text)})
-        self.rows.add(row)
+        if self.previous is not None:  # read before writing: --previous may be --out itself
+            changes = _finding_changes(self.previous / rel, text)
+            if changes is None:
+                self._unreadable.append(rel)
+            row = row.model_copy(update={"changes": changes})
+        try:
+            self._put(rel, text)
+            if not row.errored and row.score is not None and row.badge is not None:
+                self._put(f"badges/{task.slug}.svg", badge_svg(row.score, row.badge))
+        except OSError as err:
+            if err.errno in UNUSABLE:
+                raise unusable("--out", self.out, err) from None
+            # This one name cannot be written (too long, a folder in the way): its item is
+            # an error, and the run goes on.
+            row = _error_row(task, f"{rel}: could not be written ({err.strerror or err})")
+            self.errored += 1
+        try:
+            self.rows.add(row)
+        except OSError as err:
+            raise unusable("TMPDIR", Path(tempfile.gettempdir()), err) from None
         if self.on_item is not None:
             self.on_item(row, text)
 
     def _put(self, rel: str, text: str) -> None:
         data = text.encode("utf-8", "surrogateescape")
         entry = [len(data), checksum(text)]
-        self.written[rel] = entry
         if self.index.get(rel) == entry:
             try:
                 if os.stat(self.out / rel).st_size == entry[0]:
+                    self.written[rel] = entry
                     return
             except OSError:
                 pass
-        _write_bytes(self.out / rel, data)
+        if self._unsure is None:
+            self._unsure = os.open(self.out / UNSURE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        os.write(self._unsure, (json.dumps(rel) + "\n").encode())
+        write_bytes(self.out / rel, data)
+        self.written[rel] = entry
 
     def save_index(self) -> None:
-        _write(self.out / INDEX, json.dumps(self.written, sort_keys=True))
+        """Save what this run wrote; the output folder is whole again."""
+        try:
+            self.rows.flush()
+        except OSError as err:
+            raise unusable("TMPDIR", Path(tempfile.gettempdir()), err) from None
+        try:
+            write_text(self.out / INDEX, json.dumps(self.written, sort_keys=True))
+            if self._unsure is not None:
+                os.close(self._unsure)
+                self._unsure = None
+            (self.out / UNSURE).unlink(missing_ok=True)
+        except OSError as err:
+            raise unusable("--out", self.out, err) from None
+        if self._unreadable:
+            shown = ", ".join(self._unreadable[:3]) + (" …" if len(self._unreadable) > 3 else "")
+            self.notes.append(
+                f"--previous {self.previous}: {len(self._unreadable)} file(s) could not be read as "
+                f"reports ({shown}); their new and fixed findings are not counted"
+            )
 
 
-def _write(path: Path, text: str) -> None:
-    _write_bytes(path, text.encode("utf-8", "surrogateescape"))
-
-
-def _write_bytes(path: Path, data: bytes) -> None:
-    # os.open/os.write: three system calls a file, where open() adds fstat, ioctl and lseek.
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+def _unsure_names(path: Path) -> list[str]:
+    """The names a stopped run was writing (whole lines only: the last may be cut)."""
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
+        lines = path.read_bytes().split(b"\n")[:-1]
+    except OSError:
+        return []
+    names = []
+    for line in lines:
+        try:
+            name = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(name, str):
+            names.append(name)
+    return names
 
 
-def _finding_keys(report: dict[str, Any]) -> set[str]:
-    return {f"{f['code']} {f['path']}: {f['message']}" for f in report.get("findings", [])}
+def _finding_keys(report: object) -> set[str] | None:
+    """The findings of a report as 'code path: message' keys; None if it is not a report."""
+    findings = report.get("findings", []) if isinstance(report, dict) else None
+    if not isinstance(findings, list) or not all(isinstance(f, dict) for f in findings):
+        return None
+    return {f"{f.get('code')} {f.get('path')}: {f.get('message')}" for f in findings}
 
 
-def _finding_changes(previous_file: Path, text: str) -> FindingChanges:
-    """Findings new and fixed since the previous run (matched by code, file and message)."""
+def _finding_changes(previous_file: Path, text: str) -> FindingChanges | None:
+    """Findings new and fixed since the previous run (matched by code, file and message);
+    None when the previous run's file is there but is not a report."""
     try:
-        before = _finding_keys(json.loads(previous_file.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
+        data = read_file(previous_file, PREVIOUS_LIMIT)
+    except FileNotFoundError:
         return FindingChanges(existed=False, new=[], fixed=[])
+    except OSError:
+        return None
+    try:
+        before = _finding_keys(parse_json(data.decode("utf-8")))
+    except (UnicodeDecodeError, JsonInputError):
+        return None
     now = _finding_keys(json.loads(text))
+    if before is None or now is None:
+        return None
     return FindingChanges(existed=True, new=sorted(now - before), fixed=sorted(before - now))
 
 
@@ -280,12 +360,8 @@ def run_report(
     stats = RunStats(items=len(found.items), notes=list(found.notes))
     stats.plugins = sum(1 for i in found.items if i.kind == Kind.PLUGIN)
     stats.skills = stats.items - stats.plugins
-    for sub in ("plugins", "skills", "badges"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
     writer = Writer(out, previous, on_item=on_item)
     cache = Cache(cache_dir, config.fingerprint()) if cache_dir is not None else None
-    if cache is not None and cache.rebuilt:
-        stats.notes.append(f"cache {cache.rebuilt}: rebuilt")
     done = 0
     pending: list[Task] = []
     # A cold cache has nothing to look up: workers take the keys from the listings they use.
@@ -324,8 +400,11 @@ def run_report(
     if cache is not None:
         stats.cache_hits, stats.cache_misses = cache.hits, cache.misses
         cache.close()
+        stats.notes += cache.notes
     _remove_stale(out, writer.index, writer.written)
     writer.save_index()
+    stats.errored += writer.errored
+    stats.notes += writer.notes
     return writer.rows, stats
 
 
@@ -351,7 +430,8 @@ def _remove_stale(out: Path, before: dict[str, list[Any]], written: dict[str, li
             and ".." not in rel
             and path.is_file()
         ):
-            path.unlink()
+            with contextlib.suppress(OSError):  # a file left behind is not worth a failed run
+                path.unlink()
 
 
 BADGE_COLOURS = {

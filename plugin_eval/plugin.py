@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from plugin_eval import budgets, json_input
 from plugin_eval.document import (
     SKILL_FILE,
     FrontmatterFile,
@@ -18,7 +19,7 @@ from plugin_eval.document import (
     Problem,
     read_frontmatter_file,
 )
-from plugin_eval.walk import Listing, list_folder, read_file
+from plugin_eval.walk import Listing, kind_of, list_folder, list_one, read_file
 
 CLAUDE_MANIFEST = ".claude-plugin/plugin.json"
 CODEX_MANIFEST = ".codex-plugin/plugin.json"
@@ -73,6 +74,8 @@ class PluginDocument:
     commands: tuple[Part, ...]
     skills: tuple[Path, ...]
     listing: Listing
+    # Part files not scored, with the reason: symlinks, FIFOs and devices, skills past the cap.
+    passed_over: tuple[tuple[str, str], ...] = ()
 
     @property
     def name(self) -> str:
@@ -95,71 +98,85 @@ def parse_plugin(
 ) -> PluginDocument:
     """Read a plugin folder; symlinks are never followed and bad files become problems."""
     listing = list_folder(folder)
-    # Looked up directly, so a listing cut short at its cap cannot hide them (no symlinks).
-    manifests = [
-        _manifest(folder, rel)
-        for rel in MANIFESTS
-        if (folder / rel).is_file() and not (folder / rel).is_symlink()
-    ]
     entry = manifest_override
+    # Each part folder is listed on its own: a listing cut short at its cap hides no part.
+    chosen = plugin_files(folder, entry)
+    manifests = [_manifest(folder, rel) for rel in chosen.manifests]
     # A marketplace entry stands in for a missing plugin.json, and with "strict": false it is
     # the manifest even where one exists (as Claude Code reads it).
     if entry is not None and (not manifests or entry.get("strict") is False):
         text = json.dumps(entry, indent=2)
         manifests = [Manifest("marketplace.json entry", text, MappingProxyType(dict(entry)))]
-    # An explicit `skills` list decides the plugin's skills (a listed path that is not a
-    # skill of the folder is reported by PE505); see plugin_files.
-    chosen = plugin_files(listing.files, entry)
     agents = tuple(_part(folder, "agent", rel) for rel in chosen.agents)
     commands = tuple(_part(folder, "command", rel) for rel in chosen.commands)
     skills = tuple(folder / rel.rsplit("/", 1)[0] for rel in chosen.skill_files)
-    return PluginDocument(folder, tuple(manifests), agents, commands, skills, listing)
+    return PluginDocument(
+        folder, tuple(manifests), agents, commands, skills, listing, chosen.passed_over
+    )
 
 
 @dataclass(frozen=True)
 class PluginFiles:
-    """The files a plugin parse reads, by their path in the plugin folder."""
+    """The files a plugin parse reads, by their path in the plugin folder, and the part files
+    it passed over (each with the reason), so that nothing is left out unsaid."""
 
     manifests: tuple[str, ...]
     agents: tuple[str, ...]
     commands: tuple[str, ...]
     skill_files: tuple[str, ...]
+    passed_over: tuple[tuple[str, str], ...] = ()
 
     @property
     def read(self) -> tuple[str, ...]:
         return (*self.manifests, *self.agents, *self.commands, *self.skill_files)
 
 
-def plugin_files(files: Collection[str], entry: Mapping[str, Any] | None) -> PluginFiles:
-    """Which of ``files`` a plugin parse reads: its manifests, agents, commands, and the
-    SKILL.md of each of its skills (those an entry's `skills` list names, else skills/*).
+def plugin_files(folder: Path, entry: Mapping[str, Any] | None) -> PluginFiles:
+    """Which files a plugin parse reads: its manifests, agents (agents/*.md), commands
+    (commands/*.md), and the SKILL.md of each of its skills (those an entry's `skills` list
+    names, else skills/*/SKILL.md), at most budgets.PLUGIN_SKILLS of them.
 
-    The parser reads exactly these, and the result cache hashes exactly these, so what is
-    scored and what the cache checks never drift apart."""
-    present = set(files)
+    Each part folder is listed on its own, so a large data folder elsewhere in the plugin
+    (which stops the folder's listing at its cap) never hides a part. Regular files only:
+    a symlink is not followed and a FIFO or device is never opened; both are passed over
+    with the reason, as are skills past the cap."""
+    passed: list[tuple[str, str]] = []
 
-    def markdown_under(folder: str) -> tuple[str, ...]:
-        return tuple(
-            sorted(
-                f
-                for f in present
-                if f.startswith(folder + "/") and f.count("/") == 1 and f.lower().endswith(".md")
-            )
-        )
+    def markdown_under(name: str) -> tuple[str, ...]:
+        here = list_one(folder / name)
+        for why, names in ((LINKED, here.links), (NOT_REGULAR, here.others)):
+            passed.extend((f"{name}/{n}", why) for n in names if n.lower().endswith(".md"))
+        return tuple(f"{name}/{n}" for n in here.files if n.lower().endswith(".md"))
 
     listed = listed_skills(entry)
     if listed is not None:
-        skills = tuple(f"{rel}/{SKILL_FILE}" for rel in listed if f"{rel}/{SKILL_FILE}" in present)
+        candidates = [f"{rel}/{SKILL_FILE}" for rel in listed]
     else:
-        skills = tuple(
-            sorted(
-                f
-                for f in present
-                if f.startswith("skills/") and f.count("/") == 2 and f.endswith("/" + SKILL_FILE)
-            )
-        )
-    manifests = tuple(m for m in MANIFESTS if m in present)
-    return PluginFiles(manifests, markdown_under("agents"), markdown_under("commands"), skills)
+        here = list_one(folder / "skills")
+        passed.extend((f"skills/{n}", LINKED) for n in here.links)
+        candidates = [f"skills/{n}/{SKILL_FILE}" for n in here.dirs]
+    skills = []
+    for rel in candidates:
+        kind = kind_of(folder / rel)
+        if kind == "file":
+            skills.append(rel)
+        elif kind in ("link", "other"):
+            passed.append((rel, LINKED if kind == "link" else NOT_REGULAR))
+        # Nothing there (or a folder): not a skill; a listed path is checked by PE505.
+    cap = budgets.PLUGIN_SKILLS
+    passed += [(rel, "past the cap of skills per plugin") for rel in skills[cap:]]
+    manifests = tuple(m for m in MANIFESTS if kind_of(folder / m) == "file")
+    return PluginFiles(
+        manifests,
+        markdown_under("agents"),
+        markdown_under("commands"),
+        tuple(skills[:cap]),
+        tuple(passed),
+    )
+
+
+LINKED = "a symlink, not followed"
+NOT_REGULAR = "not a regular file, never opened"
 
 
 def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:
@@ -183,9 +200,9 @@ def _manifest(folder: Path, rel: str) -> Manifest:
         return Manifest(rel, "", None, f"cannot be read: {err.strerror or err}", 1, 1)
     text = raw.decode("utf-8-sig", errors="replace")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        return Manifest(rel, text, None, f"not valid JSON: {err.msg}", err.lineno, err.colno)
+        data = json_input.parse(text)
+    except json_input.JsonInputError as err:
+        return Manifest(rel, text, None, f"not valid JSON: {err.message}", err.line, err.column)
     if not isinstance(data, dict):
         return Manifest(rel, text, None, "must be a JSON object", 1, 1)
     return Manifest(rel, text, MappingProxyType(data))

@@ -15,12 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from plugin_eval.config import Config
-from plugin_eval.engine import assemble, check_depth, joined, locate, run_checks, score_skill
+from plugin_eval.engine import (
+    assemble,
+    check_depth,
+    incomplete,
+    joined,
+    locate,
+    run_checks,
+    score_skill,
+)
 from plugin_eval.evidence import Evidence, SubScore, total
-from plugin_eval.findings import Finding
+from plugin_eval.findings import Finding, capped
 from plugin_eval.plugin import CLAUDE_MANIFEST, Part, PluginDocument, parse_plugin
 from plugin_eval.results import PartScore, PluginResult, SkillResult
-from plugin_eval.rules import BY_CODE, PLUGIN_RULES
+from plugin_eval.rules import BY_CODE, LISTING_INCOMPLETE, NOT_SCORED, PLUGIN_RULES
 from plugin_eval.scoring.subscores import (
     SUBSCORES,
     deductions,
@@ -36,8 +44,12 @@ def plugin_findings(plugin: PluginDocument, config: Config) -> list[Finding]:
     enabled = [rule for rule in PLUGIN_RULES if config.enabled(rule.code, plugin.folder)]
     where = plugin.manifests[0].path if plugin.manifests else CLAUDE_MANIFEST
     found = run_checks(enabled, lambda rule: rule.check(plugin), where)
+    if not plugin.listing.complete and config.enabled(LISTING_INCOMPLETE.code, plugin.folder):
+        found.append(incomplete(plugin.listing, "plugin", where))
+    if config.enabled(NOT_SCORED.code, plugin.folder):
+        found += NOT_SCORED.passed_over(plugin.passed_over)
     found.sort(key=Finding.sort_key)
-    return found
+    return capped(found)
 
 
 def _part_scores(plugin: PluginDocument, findings: list[Finding]) -> list[PartScore]:

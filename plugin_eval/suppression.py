@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from plugin_eval.document import SKILL_FILE, SkillDocument
 from plugin_eval.findings import Finding
 from plugin_eval.rules import BY_CODE, BY_FLAG, UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION
+from plugin_eval.textsearch import Columns
 
 DIRECTIVE = re.compile(r"plugin-eval:\s*ignore(?![\w-])\s*:?")
 CODE = re.compile(r"[\s,]*([A-Za-z0-9_]+)")
@@ -65,11 +66,11 @@ def _parse(text: str, line: int, offset: int, covers: frozenset[int]) -> Suppres
 def find(doc: SkillDocument) -> list[Suppression]:
     """Every suppression comment of a skill, in line order."""
     found: list[Suppression] = []
+    columns = Columns(doc.line_text)
     for comment in doc.comments:
         for step, text in enumerate(comment.text.split("\n")):
             line = comment.line + step
-            source = doc.line_text(line)
-            offset = max(0, source.find(text)) if text else 0
+            offset = columns.find(line, text) - 1 if text else 0
             parsed = _parse(text, line, offset, frozenset({line, line + 1}))
             if parsed is not None:
                 found.append(parsed)
@@ -90,8 +91,15 @@ def apply(findings: Iterable[Finding], table: list[Suppression]) -> tuple[list[F
     """The findings no comment hides, and how many were hidden."""
     kept: list[Finding] = []
     hidden = 0
+    # Only the comments covering a finding's line can hide it: looked up, not all tried.
+    by_line: dict[int, list[Suppression]] = {}
+    for s in table:
+        for line in s.covers:
+            by_line.setdefault(line, []).append(s)
     for finding in findings:
-        if any(s.hides(finding) for s in table):
+        if finding.line is not None and any(
+            s.hides(finding) for s in by_line.get(finding.line, ())
+        ):
             hidden += 1
         else:
             kept.append(finding)

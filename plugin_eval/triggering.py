@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from plugin_eval.budgets import LISTING_CHARS
+
 # Clear statements of when to use a skill. Matched case-insensitively on the
 # description and ``when_to_use``; each match opens a trigger clause. They are compiled once,
 # together as TRIGGER: compiling each on its own as well cost ~2 ms of every start.
@@ -277,8 +279,11 @@ def technical_terms(text: str) -> set[str]:
     found: set[str] = set()
     for match in _TERM.finditer(text):
         word = match.group(0)
-        before = text[: match.start()].rstrip()
-        sentence_start = not before or before[-1] in ".!?:;\n(—–-\"'"
+        # The last character before the word that is not white space, read back from it.
+        at = match.start() - 1
+        while at >= 0 and text[at].isspace():
+            at -= 1
+        sentence_start = at < 0 or text[at] in ".!?:;\n(—–-\"'"
         core = word.strip("`.-")
         if not core:
             continue
@@ -321,8 +326,10 @@ def analyse(
     exempt: str | None = None,
 ) -> TriggerAnalysis:
     """Score how well a description tells a router when to pick the skill (0 to 1)."""
-    text = (description or "").strip()
-    extra = (when_to_use or "").strip()
+    # A router reads what Claude Code's listing shows: the pair cut at LISTING_CHARS (PE111).
+    # Reading no further also bounds the pairwise comparison of contexts (``distinct``).
+    text = (description or "").strip()[:LISTING_CHARS]
+    extra = (when_to_use or "").strip()[: LISTING_CHARS - len(text)]
     contributions: list[Contribution] = []
 
     both = text + " " + extra
@@ -422,7 +429,9 @@ def analyse(
         )
         band, score = "excellent", 0.85 + more
     score += _specificity(terms, contributions)
-    if n >= 3:
+    # How much each situation names counts whatever their number: one precise situation
+    # ("when a job OOMs on unified memory") routes better than three broad ones.
+    if n >= 1:
         score += _richness(specific, contributions)
     if n >= 1 and boundary:
         contributions.append(

@@ -95,17 +95,7 @@ class Walk:
             if rel and REPORT_MARKER in names:
                 self.skipped.append((rel, "a plugin-eval report folder"))
                 continue
-            here = Folder(rel, path, [], [], [], [])
-            for entry in entries:
-                # scandir's cached types: no system call per entry on Linux and macOS.
-                if entry.is_symlink():
-                    here.links.append(entry.name)
-                elif entry.is_dir(follow_symlinks=False):
-                    here.dirs.append(entry.name)
-                elif entry.is_file(follow_symlinks=False):
-                    here.files.append(entry.name)
-                else:
-                    here.others.append(entry.name)
+            here = _sorted_out(rel, path, entries)
             yield here
             # Pruned after the caller has seen the folder (a .gitignore in it may decide).
             enter = []
@@ -117,6 +107,46 @@ class Walk:
                     self.skipped.append((here.child(name), reason))
             here.dirs = enter
             stack.extend((here.child(name), os.path.join(path, name)) for name in reversed(enter))
+
+
+def _sorted_out(rel: str, path: str, entries: list[os.DirEntry[str]]) -> Folder:
+    here = Folder(rel, path, [], [], [], [])
+    for entry in entries:
+        # scandir's cached types: no system call per entry on Linux and macOS.
+        if entry.is_symlink():
+            here.links.append(entry.name)
+        elif entry.is_dir(follow_symlinks=False):
+            here.dirs.append(entry.name)
+        elif entry.is_file(follow_symlinks=False):
+            here.files.append(entry.name)
+        else:
+            here.others.append(entry.name)
+    return here
+
+
+def list_one(path: Path) -> Folder:
+    """One folder's entries by kind, in name order, not recursive; empty when the folder is
+    missing or cannot be listed."""
+    try:
+        with os.scandir(path) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        entries = []
+    return _sorted_out("", str(path), entries)
+
+
+def kind_of(path: Path) -> str | None:
+    """'file' (regular), 'dir', 'link' or 'other' for what is at ``path`` (a final symlink
+    is not followed); None when nothing is."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISLNK(mode):
+        return "link"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "file" if stat.S_ISREG(mode) else "other"
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ whose name and description share the most words with the user's message (``none`
 two), a request forcing ``write_eval_prompts`` gets prompts cut from the description it
 quotes, and a plain request gets the three lines of the system prompt (the skill body)
 closest to the user's message. Tests start it on 127.0.0.1 with an ephemeral port; faults
-(429 with retry-after, 500, malformed bodies) are queued with ``fail_next``.
+(429 with retry-after, 500, malformed bodies) are queued with ``fail_next``. ``echo`` makes it
+a hostile endpoint that puts (a piece of) the API key each request carried into its replies.
 
 Run it for a demo: ``python -m tests.fake_llm_server --port 0`` prints its URLs.
 """
@@ -17,9 +18,10 @@ import json
 import re
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
@@ -81,6 +83,15 @@ class Fault:
     headers: dict[str, str]
 
 
+@dataclass(frozen=True)
+class Echo:
+    """Put ``piece(key)`` into every reply: as the message of a JSON error (a 400), as a
+    plain-text error body, or in the answer text, the routed tool's name, the first prompt."""
+
+    into: Literal["error", "body", "text", "tool", "prompt"]
+    piece: Callable[[str], str]
+
+
 @dataclass
 class FakeLLM:
     """The server and what it saw: (path, parsed body) per request, and their headers."""
@@ -88,6 +99,7 @@ class FakeLLM:
     requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     faults: deque[Fault] = field(default_factory=deque)
+    echo: Echo | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     server: ThreadingHTTPServer | None = None
     thread: threading.Thread | None = None
@@ -124,6 +136,7 @@ class FakeLLM:
             self.requests.clear()
             self.headers.clear()
             self.faults.clear()
+            self.echo = None
 
     def fail_next(
         self,
@@ -139,14 +152,44 @@ class FakeLLM:
                 self.faults.append(Fault(status, payload, dict(headers or {})))
 
 
-def _error(status: int) -> dict[str, Any]:
+def _error(status: int, message: str | None = None) -> dict[str, Any]:
     kind = {429: "rate_limit_error", 500: "api_error", 401: "authentication_error"}.get(
         status, "invalid_request_error"
     )
     return {
         "type": "error",
-        "error": {"type": kind, "message": f"fake error {status}", "code": kind},
+        "error": {"type": kind, "message": message or f"fake error {status}", "code": kind},
     }
+
+
+def sent_key(headers: dict[str, str]) -> str:
+    """The API key a request carried (``x-api-key``, or ``authorization: Bearer``)."""
+    return headers.get("x-api-key") or headers.get("authorization", "").removeprefix("Bearer ")
+
+
+def leak(reply: dict[str, Any], into: str, text: str) -> None:
+    """Put ``text`` where ``into`` says in an Anthropic or OpenAI reply, in place."""
+    if "content" in reply:
+        for block in reply["content"]:
+            if block["type"] == "text" and into == "text":
+                block["text"] += f"\n{text}"
+            elif block["type"] == "tool_use" and block["name"] == GENERATE_TOOL:
+                if into == "prompt":
+                    block["input"]["prompts"][0]["prompt"] += f" {text}"
+            elif block["type"] == "tool_use" and into == "tool":
+                block["name"] = text
+        return
+    message = reply["choices"][0]["message"]
+    if message["content"] is not None and into == "text":
+        message["content"] += f"\n{text}"
+    for call in message.get("tool_calls", []):
+        function = call["function"]
+        if function["name"] != GENERATE_TOOL and into == "tool":
+            function["name"] = text
+        elif function["name"] == GENERATE_TOOL and into == "prompt":
+            arguments = json.loads(function["arguments"])
+            arguments["prompts"][0]["prompt"] += f" {text}"
+            function["arguments"] = json.dumps(arguments)
 
 
 def _text(content: object) -> str:
@@ -256,8 +299,16 @@ def _handler(state: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 state.requests.append((self.path, body))
                 state.headers.append({k.lower(): v for k, v in self.headers.items()})
                 fault = state.faults.popleft() if state.faults else None
+                echo = state.echo
             if fault is not None:
                 self._send(fault.status, fault.body, fault.headers)
+                return
+            key = sent_key({k.lower(): v for k, v in self.headers.items()})
+            if echo is not None and echo.into == "error":
+                self._send(400, json.dumps(_error(400, echo.piece(key))).encode(), {})
+                return
+            if echo is not None and echo.into == "body":
+                self._send(400, echo.piece(key).encode(), {})
                 return
             if self.path.endswith("/v1/messages"):
                 reply = _anthropic(body)
@@ -266,6 +317,8 @@ def _handler(state: FakeLLM) -> type[BaseHTTPRequestHandler]:
             else:
                 self._send(404, json.dumps(_error(404)).encode(), {})
                 return
+            if echo is not None:
+                leak(reply, echo.into, echo.piece(key))
             self._send(200, json.dumps(reply).encode(), {})
 
         def _send(self, status: int, payload: bytes, headers: dict[str, str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -16,11 +17,15 @@ from typer.testing import CliRunner
 from plugin_eval.cli import app
 from plugin_eval.report import github, html, sarif
 from plugin_eval.report.model import FindingOut, Report, build_report
+from plugin_eval.report.neutral import visible
 from plugin_eval.rules import ALL_RULES, BY_CODE
 from tests.conftest import REPO, MakeSkill, score
 
 SCHEMA = json.loads((REPO / "tests" / "fixtures" / "sarif-schema-2.1.0.json").read_text())
 STAMP = "2025-01-01T00:00:00Z"
+HIDDEN = re.compile(
+    "[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]|##\\["
+)
 CLEAN = (
     "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, "
     "cleaning column names, or merging ledger files.\n---\n\n# CSV\n\n## Steps\n\nTrim cells.\n"
@@ -240,10 +245,16 @@ def test_github_escapes_colon_comma_and_percent_in_file_paths() -> None:
 
 @given(st.text())
 def test_github_escaping_round_trips(text: str) -> None:
+    """Line breaks come back as the runner unescapes them; every other character that could
+    act (a control, a bidi override, '##[') comes back visible, never raw."""
+    parts = re.split(r"([\r\n])", text)
+    shown = "".join(part if part in ("\r", "\n") else visible(part) for part in parts)
     command, props, data = parse_command(github.annotation(finding(path=text, message=text)))
     assert command == "error"
-    assert props["file"] == text
-    assert data == f"{text}\nFix: {finding().fix}"
+    assert props["file"] == shown
+    assert data == f"{shown}\nFix: {finding().fix}"
+    if not HIDDEN.search(text):
+        assert shown == text
 
 
 # HTML

@@ -37,6 +37,20 @@ def test_missing_link_image_and_prose_path_are_reported_with_lines(make_skill: M
     assert found == [("PE201", 8, 5), ("PE201", 10, 1), ("PE201", 12, 17)]
 
 
+@pytest.mark.parametrize(
+    ("target", "real"),
+    [("FORMS.md", "forms.md"), ("References/Api.md", "references/api.md")],
+)
+def test_a_target_that_differs_only_in_case_names_the_real_file(
+    make_skill: MakeSkill, target: str, real: str
+) -> None:
+    result = score(make_skill(HEAD + f"# T\n\nFill in [it]({target}).\n", files={real: "# F\n"}))
+    found = [(f.code, f.line, f.column, f.fix) for f in result.findings if f.code == "PE201"]
+    assert found == [("PE201", 8, 9, f"Write the path as the file is named: '{real}'.")]
+    (finding,) = [f for f in result.findings if f.code == "PE201"]
+    assert finding.message.startswith(f"link '{target}' matches '{real}' only in letter case")
+
+
 def test_existing_targets_and_anchors_are_fine(make_skill: MakeSkill) -> None:
     body = (
         "# Title\n\n[guide](references/guide.md#part) and [top](#title) and [mail](mailto:a@b.c)\n"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import MakeSkill, score
 
 HEAD = (
@@ -132,8 +134,34 @@ def test_non_anti_pattern_findings_lower_their_sub_score_with_evidence(
 ) -> None:
     bad = HEAD.replace("name: example-skill", "name: Example_Skill") + "# T\n\nx\n"
     result = score(make_skill(bad))
-    evidence = result.subscores["frontmatter_quality"].evidence
+    evidence = result.subscores["structural_completeness"].evidence
     assert any(e.label.startswith("PE104") and e.points < 0 and e.line == 2 for e in evidence)
+
+
+BODY = (
+    "# T\n\n## Steps\n\n1. Read the file.\n2. Fix the headers.\n\n## Example\n\n"
+    "```bash\ncsvclean in.csv\n```\n\n## Edge cases\n\n- Empty files are left alone.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "folder"),
+    [
+        ("name: example-skill", "name: claude-helper", "PE112", "claude-helper"),
+        ("name: example-skill", "name: Example_Skill", "PE104", "Example_Skill"),
+        ("name: example-skill\n", "name: example-skill\nversion: 2\n", "PE108", "example-skill"),
+    ],
+)
+def test_a_field_problem_unrelated_to_routing_leaves_triggering_alone(
+    make_skill: MakeSkill, old: str, new: str, code: str, folder: str
+) -> None:
+    """Only findings about what the router reads lower the triggering sub-score."""
+    good = score(make_skill(HEAD + BODY))
+    bad = score(make_skill(HEAD.replace(old, new) + BODY, folder=folder))
+    assert [f.code for f in bad.findings] == [code]
+    fq, sc = "frontmatter_quality", "structural_completeness"
+    assert bad.subscores[fq].score == good.subscores[fq].score
+    assert bad.subscores[sc].score < good.subscores[sc].score
 
 
 def test_typed_fields_in_backticks_count_as_a_structured_output(make_skill: MakeSkill) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,10 +23,12 @@ from typing import Any
 
 import yaml
 
+from plugin_eval import json_input, yaml_input
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.montecarlo.backends.base import Tool
 from plugin_eval.montecarlo.lexical import NOT_FOR, without_boundaries
+from plugin_eval.output_files import write_text
 from plugin_eval.triggering import find_trigger
 
 EVAL_DIR = "evals"
@@ -119,7 +122,18 @@ def load_evals(folder: Path, display: str) -> PromptSet | None:
 def load_eval_file(path: Path, shown: str) -> list[EvalCase]:
     try:
         text = path.read_text(encoding="utf-8-sig")
-        data: object = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
+        # Both readers bound their cost: JSON nesting and numbers, YAML aliases (never expanded).
+        data: object = (
+            json_input.parse(text) if path.suffix.lower() == ".json" else yaml_input.safe_load(text)
+        )
+    except json_input.JsonInputError as err:
+        raise EvalFileError(
+            f"{shown}: cannot be read: {err.message} (line {err.line}, column {err.column})"
+        ) from None
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise EvalFileError(f"{shown}: cannot be read: {_first_line(err)}{where}") from None
     except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as err:
         raise EvalFileError(f"{shown}: cannot be read: {_first_line(err)}") from None
     items: object = data
@@ -185,7 +199,8 @@ def _first_line(err: Exception) -> str:
 
 
 def save_evals(path: Path, prompt_set: PromptSet, skill: str) -> None:
-    """Write the set used: skill-creator JSON for ``.json``, seed-004-style YAML otherwise."""
+    """Write the set used: skill-creator JSON for ``.json``, seed-004-style YAML otherwise
+    (whole or not at all, like every file a run writes)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix.lower() == ".json":
         rows: list[dict[str, Any]] = []
@@ -196,7 +211,7 @@ def save_evals(path: Path, prompt_set: PromptSet, skill: str) -> None:
             if c.expected_items:
                 row["expected_items"] = [list(i) for i in c.expected_items]
             rows.append(row)
-        path.write_text(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_text(path, json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
         return
     cases = []
     for c in prompt_set.cases:
@@ -214,9 +229,7 @@ def save_evals(path: Path, prompt_set: PromptSet, skill: str) -> None:
         "source": prompt_set.origin,
         "cases": cases,
     }
-    path.write_text(
-        yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
-    )
+    write_text(path, yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100))
 
 
 # --- the deterministic generator ------------------------------------------------------
@@ -234,14 +247,14 @@ def seeds_of(doc: SkillDocument) -> list[Seed]:
     """What a skill is for: "When to use" items first (from the body, which the router never
     sees), then the description's trigger contexts, its summary, and the body's headings."""
     out: list[Seed] = []
+    # Prose is in line order: each section's blocks are found by bisection, not a full scan.
+    lines = [prose.line for prose in doc.prose]
     for section in doc.sections():
         if not WHEN_HEADING.search(section.heading.text):
             continue
-        for prose in doc.prose:
-            if section.heading.line < prose.line <= section.end_line and prose.block in (
-                "list",
-                "paragraph",
-            ):
+        first = bisect_right(lines, section.heading.line)
+        for prose in doc.prose[first : bisect_right(lines, section.end_line)]:
+            if prose.block in ("list", "paragraph"):
                 text = _source_text(doc, prose.line, section.end_line)
                 out.append(Seed(text, f"body: {section.heading.text} (line {prose.line})"))
     for clause in trigger_clauses(doc):

@@ -88,6 +88,7 @@ async def collect(doc: SkillDocument, display: str, settings: MonteCarloSettings
         await backend.aclose()
         if cache is not None:
             cache.close()
+            notes += cache.notes
     return Collected(
         backend,
         settings,
@@ -245,6 +246,8 @@ def _progress(enabled: bool, total: int) -> Iterator[Callable[[int], None]]:
     from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
+    with Progress(
+        console=Console(stderr=True, emoji=False, highlight=False), transient=True
+    ) as bar:
         task = bar.add_task("Monte Carlo runs", total=total)
         yield lambda n: bar.advance(task, n)

@@ -6,42 +6,33 @@ from collections.abc import Sequence
 
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, FindingOut
+from plugin_eval.report.neutral import workflow_data, workflow_property
 from plugin_eval.report.scored import Scored, badge_text, below_threshold
 
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
 
-def escape_data(text: str) -> str:
-    """A command's message, escaped as the Actions runner unescapes it."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    """A command property value (file, title): data escaping plus ':' and ','."""
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def annotation(f: FindingOut) -> str:
     """`::error file=…,line=…,col=…,title=PE201 ORPHAN_REFERENCE::message` for one finding."""
-    props = [f"file={escape_property(f.path)}"]
+    props = [f"file={workflow_property(f.path)}"]
     if f.line is not None and f.line >= 1:
         props.append(f"line={f.line}")
         if f.column is not None and f.column >= 1:
             props.append(f"col={f.column}")
-    props.append(f"title={escape_property(f'{f.code} {f.flag}')}")
-    message = escape_data(f.message + "\nFix: " + f.fix)
+    props.append(f"title={workflow_property(f'{f.code} {f.flag}')}")
+    message = workflow_data(f.message + "\nFix: " + f.fix)
     return f"::{COMMAND[f.severity]} {','.join(props)}::{message}"
 
 
 def summary(report: Scored) -> str:
     """A notice with the score, badge and grade of one report."""
     c = report.composite
-    title = escape_property(f"plugin-eval {report.name}")
+    title = workflow_property(f"plugin-eval {report.name}")
     text = (
         f"{report.name}: {c.score:.1f}/100, {badge_text(c.badge)}, grade {c.grade} "
         f"({report.depth}, {c.confidence_label}), {len(report.findings)} finding(s) in {report.path}"
     )
-    return f"::notice title={title}::{escape_data(text)}"
+    return f"::notice title={title}::{workflow_data(text)}"
 
 
 def render(reports: Sequence[Scored], threshold: float | None = None) -> str:

@@ -6,12 +6,12 @@ Every text that comes from a skill (names, paths, messages, fixes, evidence) goe
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 from plugin_eval import __version__
 from plugin_eval.report.formats import RenderOptions, Verdict
 from plugin_eval.report.model import Batch, Dimension, FindingOut, Report
+from plugin_eval.report.neutral import html_text
 from plugin_eval.report.scored import Scored, badge_text, below_threshold, location
 
 # Even if a text escaped escaping, the page may run no script and load nothing.
@@ -61,7 +61,7 @@ footer { color: var(--muted); font-size: 12px; margin-top: 2rem; }
 
 def esc(text: object) -> str:
     """Text made inert in element content and in quoted attribute values."""
-    return html.escape(str(text), quote=True)
+    return html_text(str(text))
 
 
 def _tone(percent: float) -> str:

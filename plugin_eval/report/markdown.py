@@ -8,22 +8,20 @@ from typing import Any
 from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, Report
+from plugin_eval.report.neutral import markdown_code, markdown_text
 from plugin_eval.report.scored import below_threshold
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
 
 
-def cell(text: str) -> str:
-    """Text made safe for one Markdown table cell."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("<", "&lt;")
-
-
 def render(report: Report, explain: bool = False) -> str:
     c = report.composite
     out = [
-        f"## {cell(report.name)}: {c.score:.1f}/100{_ci(report)} ({c.badge}, {c.grade})",
+        f"## {markdown_text(report.name, table=False)}: {c.score:.1f}/100{_ci(report)} "
+        f"({c.badge}, {c.grade})",
         "",
-        f"`{report.path}` · depth {report.depth} ({c.confidence_label}) · penalty ×{c.penalty:.2f} "
+        f"{markdown_code(report.path, table=False)} · depth {report.depth} "
+        f"({c.confidence_label}) · penalty ×{c.penalty:.2f} "
         f"for {c.anti_pattern_count} anti-pattern(s)",
         "",
         "| dimension | weight | score | grade | rubric |",
@@ -48,7 +46,7 @@ def render(report: Report, explain: bool = False) -> str:
             out.append(f"- **{name}** {sub.score:.2f}")
             for e in sub.evidence:
                 where = f" (line {e.line})" if e.line else ""
-                out.append(f"  - {e.points:+.2f} {cell(e.label)}{where}")
+                out.append(f"  - {e.points:+.2f} {markdown_text(e.label, table=False)}{where}")
     if report.findings:
         out += [
             "",
@@ -60,8 +58,8 @@ def render(report: Report, explain: bool = False) -> str:
         for f in report.findings:
             loc = f.path + (f":{f.line}" if f.line else "") + (f":{f.column}" if f.column else "")
             out.append(
-                f"| `{cell(loc)}` | {f.code} {f.flag} | {f.severity} | {cell(f.message)} | "
-                f"{cell(f.fix)} |"
+                f"| {markdown_code(loc)} | {f.code} {f.flag} | {f.severity} | "
+                f"{markdown_text(f.message)} | {markdown_text(f.fix)} |"
             )
     out.append("")
     return "\n".join(out)
@@ -74,8 +72,8 @@ def _ci(report: Report) -> str:
     return f" [{c.ci_lower:.1f}–{c.ci_upper:.1f}]"
 
 
-def _counts(counts: dict[str, int]) -> str:
-    return ", ".join(f"{cell(name)} {n}" for name, n in counts.items()) or "—"
+def _counts(counts: dict[str, int], table: bool = True) -> str:
+    return ", ".join(f"{markdown_text(name, table)} {n}" for name, n in counts.items()) or "—"
 
 
 def monte_carlo(report: Report) -> list[str]:
@@ -84,14 +82,19 @@ def monte_carlo(report: Report) -> list[str]:
     if layer is None or layer.monte_carlo is None:
         return []
     mc = layer.monte_carlo
-    what = "**simulation**: lexical BM25 router, not a model" if mc.simulated else f"`{mc.model}`"
+    what = (
+        "**simulation**: lexical BM25 router, not a model"
+        if mc.simulated
+        else markdown_code(mc.model, table=False)
+    )
     out = [
         "",
         "### Monte Carlo",
         "",
         f"{mc.backend} ({what}) · {mc.runs} run(s) of {mc.distinct_prompts} prompt(s) · "
-        f"{len(mc.distractors.candidates) - 1} distractor(s), {cell(mc.distractors.source)} · "
-        f"prompts: {cell(mc.prompt_source)}",
+        f"{len(mc.distractors.candidates) - 1} distractor(s), "
+        f"{markdown_text(mc.distractors.source, table=False)} · "
+        f"prompts: {markdown_text(mc.prompt_source, table=False)}",
         "",
         "| measure | value [95 % interval] | method |",
         "|---|---|---|",
@@ -105,7 +108,9 @@ def monte_carlo(report: Report) -> list[str]:
         ]
     if mc.output_quality is not None:
         q = mc.output_quality
-        out.append(f"| output quality | {q.mean.text()} | {cell(q.method)}, BCa bootstrap |")
+        out.append(
+            f"| output quality | {q.mean.text()} | {markdown_text(q.method)}, BCa bootstrap |"
+        )
     if mc.consistency is not None:
         out.append(
             f"| consistency | {mc.consistency.score:.0f}/100 | mean pairwise Jaccard "
@@ -125,15 +130,17 @@ def monte_carlo(report: Report) -> list[str]:
         )
     out.append("")
     if t is not None and t.stolen_by:
-        out.append(f"Missed should-trigger runs went to: {_counts(t.stolen_by)}.")
+        out.append(f"Missed should-trigger runs went to: {_counts(t.stolen_by, False)}.")
     if t is not None and t.false_triggers_from:
-        out.append(f"Should-not runs it took belong to: {_counts(t.false_triggers_from)}.")
+        out.append(f"Should-not runs it took belong to: {_counts(t.false_triggers_from, False)}.")
     wrong = [p for p in mc.prompts if p.outcome != "pass"]
     if wrong:
         out += ["", "| prompt | expected | outcome | picked |", "|---|---|---|---|"]
         for p in wrong:
             expected = "trigger" if p.should_trigger else "not trigger"
-            out.append(f"| {cell(p.prompt)} | {expected} | {p.outcome} | {_counts(p.picked)} |")
+            out.append(
+                f"| {markdown_text(p.prompt)} | {expected} | {p.outcome} | {_counts(p.picked)} |"
+            )
     return out
 
 
@@ -145,8 +152,13 @@ def render_batch(batch: Batch, options: RenderOptions) -> str:
         return text
     failing = below_threshold(batch.reports, verdict.threshold)
     lines = ["", "## Result: FAIL", ""]
-    lines += [f"- `{cell(f.path)}`: {cell(f.message)}" for _, f in failing]
-    lines += [f"- {cell(reason)}" for reason in verdict.reasons(items_listed=True)]
+    lines += [
+        f"- {markdown_code(f.path, table=False)}: {markdown_text(f.message, table=False)}"
+        for _, f in failing
+    ]
+    lines += [
+        f"- {markdown_text(reason, table=False)}" for reason in verdict.reasons(items_listed=True)
+    ]
     return text + "\n".join(lines) + "\n"
 
 
@@ -154,7 +166,8 @@ def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
     """Two items side by side, with the findings only one of them has."""
     a, b = data["a"], data["b"]
     out = [
-        f"## Compare: A `{cell(a['path'])}` vs B `{cell(b['path'])}`",
+        f"## Compare: A {markdown_code(a['path'], table=False)} "
+        f"vs B {markdown_code(b['path'], table=False)}",
         "",
         "| | A | B | Δ (B − A) | winner |",
         "|---|---:|---:|---:|---|",
@@ -167,8 +180,9 @@ def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
     for key, label in (("only_in_a", "Only in A"), ("only_in_b", "Only in B")):
         out += ["", f"### {label} ({len(data[key])})", ""]
         out += [
-            f"- {f['code']} {f['flag']} `{cell(f['path'])}`"
-            f"{':' + str(f['line']) if f['line'] else ''}: {cell(f['message'])}"
+            f"- {f['code']} {f['flag']} {markdown_code(f['path'], table=False)}"
+            f"{':' + str(f['line']) if f['line'] else ''}: "
+            f"{markdown_text(f['message'], table=False)}"
             for f in data[key]
         ]
     return "\n".join(out) + "\n"
@@ -178,7 +192,7 @@ def render_rules(rules: Sequence[RuleDoc], options: RenderOptions) -> str:
     """The rule table the README shows."""
     lines = ["| code | flag | severity | counts toward | summary |", "|---|---|---|---|---|"]
     lines += [
-        f"| {r.code} | {r.flag} | {r.severity.value} | {counts_toward(r)} | {cell(r.summary)} |"
+        f"| {r.code} | {r.flag} | {r.severity.value} | {counts_toward(r)} | {markdown_text(r.summary)} |"
         for r in rules
     ]
     return "\n".join(lines) + "\n"

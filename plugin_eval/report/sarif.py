@@ -14,6 +14,7 @@ from plugin_eval import __version__
 from plugin_eval.findings import Severity
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, FindingOut
+from plugin_eval.report.neutral import json_text
 from plugin_eval.report.scored import Scored, below_threshold
 from plugin_eval.rules import ALL_RULES, lookup
 
@@ -54,7 +55,7 @@ def render(
 ) -> str:
     """The SARIF log as JSON text: the same reports give the same bytes."""
     log = sarif_log(reports, rules, threshold)
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
 
 
 def sarif_log(

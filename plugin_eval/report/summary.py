@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 import tempfile
 import textwrap
 from collections.abc import Iterable, Iterator
@@ -16,15 +17,20 @@ from pathlib import Path
 from typing import IO, Any
 
 from plugin_eval import __version__
-from plugin_eval.report.markdown import cell
+from plugin_eval.json_input import JsonInputError
+from plugin_eval.json_input import parse as parse_json
+from plugin_eval.output_files import replacing, write_text
 from plugin_eval.report.model import SummaryRow
+from plugin_eval.report.neutral import markdown_code, markdown_text
 from plugin_eval.vocabulary import Kind
+from plugin_eval.walk import read_file
 
 BADGES = ("platinum", "gold", "silver", "bronze", "none")
 ATTENTION_BELOW = 60.0
 MAX_ROWS = 400  # GitHub caps a job summary at 1 MiB; summary.json always has every row
 MAX_LISTED_FINDINGS = 40
 Previous = dict[str, tuple[float | None, str | None]]
+PREVIOUS_LIMIT = 1 << 30  # a --previous summary.json longer than this is not read
 
 
 class RowStore:
@@ -39,6 +45,9 @@ class RowStore:
         data = row.model_dump_json().encode("utf-8", "surrogateescape")
         self._index.append((row.kind is not Kind.PLUGIN, row.path, self._file.tell(), len(data)))
         self._file.write(data + b"\n")
+
+    def flush(self) -> None:
+        self._file.flush()
 
     def __len__(self) -> int:
         return len(self._index)
@@ -55,20 +64,60 @@ class RowStore:
         self._file.close()
 
 
-def load_previous(folder: Path) -> Previous | None:
-    """Last run's score and badge by path (only what the comparison needs)."""
+class PreviousUnusable(ValueError):
+    """--previous names no readable summary of a previous run; the message says why."""
+
+
+def load_previous(folder: Path, notes: list[str] | None = None) -> Previous:
+    """Last run's score and badge by path (only what the comparison needs).
+
+    A row whose score or badge is not one is kept without it (and counted in ``notes``); a
+    row without a path cannot be matched and is left out (counted too).
+    """
+    if not folder.is_dir():
+        raise PreviousUnusable("not a folder" if folder.exists() else "no such folder")
     try:
-        data = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+        data = parse_json(read_file(folder / "summary.json", PREVIOUS_LIMIT).decode("utf-8"))
+    except FileNotFoundError:
+        raise PreviousUnusable("no summary.json in it") from None
+    except OSError as err:
+        raise PreviousUnusable(f"summary.json: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise PreviousUnusable("summary.json is not UTF-8 text") from None
+    except JsonInputError as err:
+        raise PreviousUnusable(
+            f"summary.json is not valid JSON ({err.message}, line {err.line} column {err.column})"
+        ) from None
     rows = data.get("rows") if isinstance(data, dict) else None
     if not isinstance(rows, list):
+        raise PreviousUnusable("summary.json is not a plugin-eval summary (no list of rows)")
+    previous: Previous = {}
+    odd = 0
+    for r in rows:
+        if not isinstance(r, dict) or not isinstance(r.get("path"), str):
+            odd += 1
+            continue
+        score, badge = _score(r.get("score")), r.get("badge")
+        if (score is None and r.get("score") is not None) or not isinstance(badge, str | None):
+            odd += 1
+        previous[r["path"]] = (score, badge if isinstance(badge, str) else None)
+    if odd and notes is not None:
+        notes.append(
+            f"--previous {folder}: {odd} row(s) of summary.json lack a usable path, score or "
+            "badge; those items are compared only as far as they can be"
+        )
+    return previous
+
+
+def _score(value: object) -> float | None:
+    """A finite number, or None (JSON from disk may hold a string, true, NaN or 1e999)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return {
-        r["path"]: (r.get("score"), r.get("badge"))
-        for r in rows
-        if isinstance(r, dict) and isinstance(r.get("path"), str)
-    }
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 @dataclass
@@ -125,7 +174,7 @@ class Summary:
     deltas: list[dict[str, Any]] = field(default_factory=list)
     new_findings: int = 0
     fixed_findings: int = 0
-    listed: list[str] = field(default_factory=list)
+    listed: list[tuple[str, str, str]] = field(default_factory=list)
 
     def add(self, row: SummaryRow) -> None:
         if row.kind is Kind.PLUGIN:
@@ -156,7 +205,7 @@ class Summary:
             for kind, keys in (("new", changes.new), ("fixed", changes.fixed)):
                 for key in keys:
                     if len(self.listed) < MAX_LISTED_FINDINGS:
-                        self.listed.append(f"{kind}|{path}|{key}")
+                        self.listed.append((kind, path, key))
         if path not in self.previous or row.errored or row.score is None:
             return
         score, badge = self.previous[path]
@@ -214,7 +263,8 @@ def write_summary(
     for row in rows:
         summary.add(row)
     header = summary.header(stamp, root, notes)
-    with open(out / "summary.json", "w", encoding="utf-8") as fh:
+    # Each file is written whole (a temporary file renamed into place), never half.
+    with replacing(out / "summary.json") as fh:
         fh.write(json.dumps(header, indent=2)[:-2] + ',\n  "rows": [')
         first = True
         for row in rows:
@@ -224,7 +274,7 @@ def write_summary(
             )
             first = False
         fh.write("]\n}\n" if first else "\n  ]\n}\n")
-    (out / "summary.md").write_text(summary_md(header, summary), encoding="utf-8")
+    write_text(out / "summary.md", summary_md(header, summary))
     return header
 
 
@@ -248,7 +298,8 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
     out = [
         "# plugin-eval report",
         "",
-        f"{c['plugins']} plugins and {c['skills']} loose skills under `{cell(data['root'])}` · "
+        f"{c['plugins']} plugins and {c['skills']} loose skills under "
+        f"{markdown_code(data['root'], table=False)} · "
         f"depth {data['depth']} (static layer) · plugin-eval {data['version']}",
         "",
         f"Generated {data['generated_at']}.",
@@ -275,7 +326,7 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
             "|---|---|---:|---|---|",
         ]
         out += [
-            f"| {cell(r.name)} (`{cell(r.path)}`) | {r.kind} | {r.score or 0.0:.1f} | "
+            f"| {markdown_text(r.name)} ({markdown_code(r.path)}) | {r.kind} | {r.score or 0.0:.1f} | "
             f"{_weakest(r)} | {_flags(r)} |"
             for r in attention.rows()
         ]
@@ -291,7 +342,8 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
     if errors.total:
         out += ["| item | problem |", "|---|---|"]
         out += [
-            f"| `{cell(r.path)}` | {cell(r.error or 'load errors: ' + ', '.join(r.load_errors))} |"
+            f"| {markdown_code(r.path)} | "
+            f"{markdown_text(r.error or 'load errors: ' + ', '.join(r.load_errors))} |"
             for r in errors.rows()
         ]
         out += _more(errors.total)
@@ -305,13 +357,14 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
             "|---:|---|---:|---|---|---|---|---|",
         ]
         out += [
-            f"| {i} | {cell(r.name)} | {r.score or 0.0:.1f} | {r.badge} | {r.grade} | "
+            f"| {i} | {markdown_text(r.name)} | {r.score or 0.0:.1f} | {r.badge} | {r.grade} | "
             f"{_ci(r)} | {_weakest(r)} | {_flags(r)} |"
             for i, r in enumerate(ranked.rows(), 1)
         ]
         out += _more(ranked.total)
     if data["notes"]:
-        out += ["", "## Skipped", ""] + [f"- {cell(n)}" for n in data["notes"][:MAX_ROWS]]
+        notes = data["notes"][:MAX_ROWS]
+        out += ["", "## Skipped", ""] + [f"- {markdown_text(n, table=False)}" for n in notes]
     return "\n".join(out) + "\n"
 
 
@@ -319,7 +372,7 @@ def _more(total: int) -> list[str]:
     return ["", f"… and {total - MAX_ROWS} more in summary.json."] if total > MAX_ROWS else []
 
 
-def _changes_md(ch: dict[str, Any], listed: list[str]) -> list[str]:
+def _changes_md(ch: dict[str, Any], listed: list[tuple[str, str, str]]) -> list[str]:
     out = [
         "## What changed",
         "",
@@ -337,18 +390,19 @@ def _changes_md(ch: dict[str, Any], listed: list[str]) -> list[str]:
                 else f"{d['badge_before']} → {d['badge_after']}"
             )
             out.append(
-                f"| {cell(d['name'])} (`{cell(d['path'])}`) | {d['before']:.1f} | "
+                f"| {markdown_text(d['name'])} ({markdown_code(d['path'])}) | {d['before']:.1f} | "
                 f"{d['after']:.1f} | {d['delta']:+.1f} | {badge} |"
             )
         out.append("")
     for label, key in (("Added", "added"), ("Removed", "removed")):
         if ch[key]:
-            shown = ", ".join(f"`{cell(p)}`" for p in ch[key][:50])
+            shown = ", ".join(markdown_code(p, table=False) for p in ch[key][:50])
             out += [f"{label}: {shown}" + (" …" if len(ch[key]) > 50 else ""), ""]
     if listed:
         out += ["<details><summary>New and fixed findings</summary>", ""]
-        for entry in listed:
-            kind, path, key = entry.split("|", 2)
-            out.append(f"- {kind}: `{cell(path)}` {cell(key)}")
+        for kind, path, key in listed:
+            out.append(
+                f"- {kind}: {markdown_code(path, table=False)} {markdown_text(key, table=False)}"
+            )
         out += ["", "</details>", ""]
     return out

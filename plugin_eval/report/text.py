@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, PluginReport, Report
+from plugin_eval.report.neutral import command_free, terminal
 from plugin_eval.report.scored import below_threshold
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
@@ -34,7 +34,7 @@ def _score_style(score: float) -> str:
 def render(console: Console, report: Report, explain: bool = False) -> None:
     c = report.composite
     console.print(
-        f"[bold]{escape(report.name)}[/]  [{_score_style(c.score)}]{c.score:.1f}/100[/]"
+        f"[bold]{terminal(report.name)}[/]  [{_score_style(c.score)}]{c.score:.1f}/100[/]"
         + (
             f" [{c.ci_lower:.1f}–{c.ci_upper:.1f}]"
             if c.ci_lower is not None and c.ci_upper is not None
@@ -42,7 +42,7 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
         )
         + "  "
         f"[{BADGE_STYLE[c.badge]}]{c.badge.capitalize() if c.badge != 'none' else 'no badge'}[/]  "
-        f"grade {c.grade}  [dim]· {report.depth} ({c.confidence_label}) · {escape(report.path)}[/]",
+        f"grade {c.grade}  [dim]· {report.depth} ({c.confidence_label}) · {terminal(report.path)}[/]",
         soft_wrap=True,
     )
     if c.anti_pattern_count:
@@ -57,10 +57,10 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
         )
     if isinstance(report, PluginReport):
         skills = ", ".join(
-            f"{escape(s.name)} {s.composite.score:.1f}"
+            f"{terminal(s.name)} {s.composite.score:.1f}"
             for s in sorted(report.skills, key=lambda s: s.composite.score)
         )
-        parts = ", ".join(f"{p.kind} {escape(p.name)}" for p in report.parts)
+        parts = ", ".join(f"{p.kind} {terminal(p.name)}" for p in report.parts)
         console.print(f"  skills: {skills or 'none'}", soft_wrap=True)
         console.print(f"  [dim]also scored: {parts or 'nothing else'}[/]", soft_wrap=True)
     table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 2, 0, 2))
@@ -100,16 +100,16 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
             console.print(f"  [bold]{name}[/] {sub.score:.2f}{feeds}")
             for e in sub.evidence:
                 where = f" [dim](line {e.line})[/]" if e.line else ""
-                console.print(f"      {e.points:+.2f}  {escape(e.label)}{where}", soft_wrap=True)
+                console.print(f"      {e.points:+.2f}  {terminal(e.label)}{where}", soft_wrap=True)
     for f in report.findings:
         loc = f.path + (f":{f.line}" if f.line else "") + (f":{f.column}" if f.column else "")
         star = " [dim](anti-pattern)[/]" if f.anti_pattern else ""
         console.print(
-            f"  {escape(loc)}: [{SEVERITY_STYLE[f.severity]}]{f.code}[/] {f.flag} "
-            f"{escape(f.message)}{star}",
+            f"  {terminal(loc)}: [{SEVERITY_STYLE[f.severity]}]{f.code}[/] {f.flag} "
+            f"{terminal(f.message)}{star}",
             soft_wrap=True,
         )
-        console.print(f"      [dim]fix: {escape(f.fix)}[/]", soft_wrap=True)
+        console.print(f"      [dim]fix: {terminal(f.fix)}[/]", soft_wrap=True)
     n = report.counts
     console.print(
         f"  [dim]{n.error} error(s), {n.warning} warning(s), {n.info} info"
@@ -130,7 +130,7 @@ def render_summary(console: Console, reports: list[Report]) -> None:
     for r in sorted(reports, key=lambda r: (-r.composite.score, r.path)):
         flags = ", ".join(sorted({a.flag for a in r.layers[0].anti_patterns}))
         table.add_row(
-            escape(r.path),
+            terminal(r.path),
             f"{r.composite.score:.1f}",
             r.composite.badge,
             r.composite.grade,
@@ -144,7 +144,7 @@ def render_summary(console: Console, reports: list[Report]) -> None:
 
 
 def _counts(counts: dict[str, int]) -> str:
-    return ", ".join(f"{escape(name)} {n}" for name, n in counts.items())
+    return ", ".join(f"{terminal(name)} {n}" for name, n in counts.items())
 
 
 MISSED_SHOWN = 5
@@ -159,13 +159,13 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
     what = (
         "[yellow]a simulation: lexical BM25 router, not a model[/]"
         if mc.simulated
-        else escape(mc.model) + (f" at {escape(mc.base_url)}" if mc.base_url else "")
+        else terminal(mc.model) + (f" at {terminal(mc.base_url)}" if mc.base_url else "")
     )
     d = mc.distractors
     console.print(
         f"  [bold]monte carlo[/] {mc.backend} ({what}) · {mc.runs} run(s) of "
         f"{mc.distinct_prompts} prompt(s) · {len(d.candidates) - 1} distractor(s), "
-        f"{escape(d.source)} · prompts {escape(mc.prompt_source)}",
+        f"{terminal(d.source)} · prompts {terminal(mc.prompt_source)}",
         soft_wrap=True,
     )
     t = mc.triggering
@@ -188,7 +188,7 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
     if mc.output_quality is not None:
         q = mc.output_quality
         console.print(
-            f"    output quality {q.mean.text()} [dim]({escape(q.method)}, {q.cases} case(s))[/]",
+            f"    output quality {q.mean.text()} [dim]({terminal(q.method)}, {q.cases} case(s))[/]",
             soft_wrap=True,
         )
     if mc.consistency is not None:
@@ -229,7 +229,7 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
         picked = _counts(p.picked) or "—"
         console.print(
             f"    [{style}]{p.outcome:<13}[/] {expected:<14} picked {picked}  "
-            f"[dim]{escape(_clip(p.prompt))}[/]",
+            f"[dim]{terminal(_clip(p.prompt))}[/]",
             soft_wrap=True,
         )
     if not explain and len(wrong) > MISSED_SHOWN:
@@ -238,7 +238,7 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
         for name, sub in layer.sub_scores.items():
             console.print(f"  [bold]{name}[/] {sub.score:.2f} → {sub.feeds}")
             for e in sub.evidence:
-                console.print(f"      {e.points:+.2f}  {escape(e.label)}", soft_wrap=True)
+                console.print(f"      {e.points:+.2f}  {terminal(e.label)}", soft_wrap=True)
 
 
 def _clip(text: str, width: int = 80) -> str:
@@ -252,6 +252,7 @@ def console_for(options: RenderOptions) -> tuple[Console, io.StringIO]:
     console = Console(
         file=buffer,
         highlight=False,
+        emoji=False,
         width=options.width,
         force_terminal=options.colour,
         no_color=not options.colour,
@@ -268,11 +269,12 @@ def render_batch(batch: Batch, options: RenderOptions) -> str:
     verdict = options.verdict
     for failing, finding in below_threshold(batch.reports, verdict.threshold):
         console.print(
-            f"[bold red]FAIL[/] {escape(failing.path)}: {escape(finding.message)}", soft_wrap=True
+            f"[bold red]FAIL[/] {terminal(failing.path)}: {terminal(finding.message)}",
+            soft_wrap=True,
         )
     if verdict.failed:
-        console.print(f"exit 1: {escape('; '.join(verdict.reasons()))}", soft_wrap=True)
-    return buffer.getvalue()
+        console.print(f"exit 1: {terminal('; '.join(verdict.reasons()))}", soft_wrap=True)
+    return command_free(buffer.getvalue())
 
 
 def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
@@ -280,7 +282,7 @@ def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
     console, buffer = console_for(options)
     for line in _comparison_lines(data):
         console.print(line, soft_wrap=True)
-    return buffer.getvalue()
+    return command_free(buffer.getvalue())
 
 
 def render_rules(rules: Sequence[RuleDoc], options: RenderOptions) -> str:
@@ -297,8 +299,8 @@ def _comparison_lines(data: dict[str, Any]) -> list[str]:
     """Rich markup lines for the terminal."""
     a, b = data["a"], data["b"]
     lines = [
-        f"A  {escape(a['path'])}  {a['score']:.1f} {a['badge']} ({a['grade']})",
-        f"B  {escape(b['path'])}  {b['score']:.1f} {b['badge']} ({b['grade']})",
+        f"A  {terminal(a['path'])}  {a['score']:.1f} {a['badge']} ({a['grade']})",
+        f"B  {terminal(b['path'])}  {b['score']:.1f} {b['badge']} ({b['grade']})",
         "",
         f"{'':26} {'A':>7} {'B':>7} {'Δ':>7}  winner",
     ]
@@ -311,8 +313,8 @@ def _comparison_lines(data: dict[str, Any]) -> list[str]:
     for key, label in (("only_in_a", "only in A"), ("only_in_b", "only in B")):
         lines += ["", f"{label}: {len(data[key])} finding(s)"]
         lines += [
-            f"  {f['code']} {f['flag']} {escape(f['path'])}"
-            f"{':' + str(f['line']) if f['line'] else ''}: {escape(f['message'])}"
+            f"  {f['code']} {f['flag']} {terminal(f['path'])}"
+            f"{':' + str(f['line']) if f['line'] else ''}: {terminal(f['message'])}"
             for f in data[key]
         ]
     return lines

@@ -20,6 +20,7 @@ from plugin_eval.rules import (
     pe009_unused_suppression,
     pe010_below_threshold,
     pe011_listing_incomplete,
+    pe012_not_scored,
     pe101_empty_description,
     pe102_missing_trigger,
     pe103_missing_name,
@@ -38,6 +39,9 @@ from plugin_eval.rules import (
     pe203_link_outside,
     pe204_unlinked_reference,
     pe205_deep_reference,
+    pe206_missing_script,
+    pe207_reference_chain,
+    pe208_unmentioned_script,
     pe301_bloated_skill,
     pe302_over_constrained,
     pe303_body_too_long,
@@ -90,6 +94,9 @@ SKILL_RULES: tuple[Rule, ...] = (
     pe203_link_outside.RULE,
     pe204_unlinked_reference.RULE,
     pe205_deep_reference.RULE,
+    pe206_missing_script.RULE,
+    pe207_reference_chain.RULE,
+    pe208_unmentioned_script.RULE,
     pe301_bloated_skill.RULE,
     pe302_over_constrained.RULE,
     pe303_body_too_long.RULE,
@@ -117,18 +124,20 @@ PLUGIN_RULES: tuple[PluginRule, ...] = (
     pe703_command_allowed_tools.RULE,
 )
 # Codes the engine reports itself: a rule that raised, suppression comments that misfire,
-# an item under the run's threshold.
+# an item under the run's threshold, a folder or plugin read in part.
 INTERNAL_ERROR = pe000_internal_error.RULE
 UNKNOWN_SUPPRESSION = pe008_unknown_suppression.RULE
 UNUSED_SUPPRESSION = pe009_unused_suppression.RULE
 BELOW_THRESHOLD = pe010_below_threshold.RULE
 LISTING_INCOMPLETE = pe011_listing_incomplete.RULE
+NOT_SCORED = pe012_not_scored.RULE
 ENGINE_RULES: tuple[RuleDoc, ...] = (
     INTERNAL_ERROR,
     UNKNOWN_SUPPRESSION,
     UNUSED_SUPPRESSION,
     BELOW_THRESHOLD,
     LISTING_INCOMPLETE,
+    NOT_SCORED,
 )
 ALL_RULES: tuple[RuleDoc, ...] = tuple(
     sorted((*ENGINE_RULES, *SKILL_RULES, *PLUGIN_RULES), key=lambda rule: rule.code)

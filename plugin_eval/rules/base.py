@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, get_args
 
 from plugin_eval import budgets
-from plugin_eval.findings import Finding, Severity
+from plugin_eval.findings import Finding, Severity, bounded
 from plugin_eval.vocabulary import SubScoreName
 
 if TYPE_CHECKING:
@@ -109,8 +109,8 @@ class RuleDoc:
             code=self.code,
             flag=self.flag,
             severity=severity or self.severity,
-            message=message,
-            fix=fix or self.fix,
+            message=bounded(message),
+            fix=bounded(fix or self.fix),
         )
 
     def counted(self) -> str:

@@ -53,7 +53,7 @@ RULE = Rule(
     flag="NAME_INVALID",
     name="invalid-name",
     severity=Severity.ERROR,
-    subscore="frontmatter_quality",
+    subscore="structural_completeness",
     summary="`name` is at most 64 characters of lowercase letters (Unicode letters allowed), "
     "digits and hyphens, with no leading, trailing or double hyphen.",
     why="The reference validator rejects other names, and harnesses use the name as a command "

@@ -32,7 +32,7 @@ RULE = Rule(
     flag="NAME_FOLDER_MISMATCH",
     name="name-folder-mismatch",
     severity=Severity.WARNING,
-    subscore="frontmatter_quality",
+    subscore="structural_completeness",
     summary="The frontmatter `name` equals the name of the folder holding SKILL.md.",
     why="The reference validator reports a mismatch as an error; clients warn and may install "
     "the skill under a name its author did not choose.",

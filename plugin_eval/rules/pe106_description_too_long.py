@@ -33,7 +33,7 @@ RULE = Rule(
     flag="DESCRIPTION_TOO_LONG",
     name="description-too-long",
     severity=Severity.ERROR,
-    subscore="frontmatter_quality",
+    subscore="structural_completeness",
     summary="`description` has at most 1,024 characters, counted as Unicode characters after "
     "collapsing white space (as Codex counts).",
     why="The specification caps it at 1,024; Codex skips a longer one with 'exceeds maximum "

@@ -63,7 +63,7 @@ RULE = Rule(
     flag="UNKNOWN_FIELD",
     name="unknown-field",
     severity=Severity.WARNING,
-    subscore="frontmatter_quality",
+    subscore="structural_completeness",
     summary="Every frontmatter key is a field of the open specification (name, description, "
     "license, compatibility, metadata, allowed-tools) or one Claude Code reads (when_to_use, "
     "argument-hint, disable-model-invocation, paths, …).",

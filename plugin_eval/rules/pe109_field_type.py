@@ -95,7 +95,7 @@ RULE = Rule(
     flag="FIELD_TYPE",
     name="field-type",
     severity=Severity.ERROR,
-    subscore="frontmatter_quality",
+    subscore="structural_completeness",
     summary="Each known field has its type: name, description, license and compatibility are "
     "strings; metadata maps strings to strings; allowed-tools and paths are a string or a list; "
     "disable-model-invocation and user-invocable are booleans; effort, context and shell take "

@@ -28,7 +28,7 @@ RULE = Rule(
     flag="COMPATIBILITY_LENGTH",
     name="compatibility-length",
     severity=Severity.ERROR,
-    subscore="frontmatter_quality",
+    subscore="structural_completeness",
     summary="`compatibility`, when present, is 1 to 500 characters.",
     why="The specification caps it at 500 characters and the reference validator rejects "
     "longer or empty values.",

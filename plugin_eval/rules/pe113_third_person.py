@@ -11,15 +11,33 @@ from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
 
-FIRST_PERSON = re.compile(r"^\s*(?:I|I'm|I am|I can|I will|We|We can|My)\b|\bI (?:can|will|help)\b")
-SECOND_PERSON_LEAD = re.compile(r"^\s*(?:You can|You should|You will|Your)\b")
+# Quoted text is what a user might say ("help me pick"), not the description's own voice.
+QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|(?<!\w)\'[^\'\n]*\'(?!\w)|`[^`\n]*`')
+# The description's own voice in the first person: I (as a subject: followed by a verb, not
+# "Type I errors" or "I/O"), me, my, mine, we, our, us. Matched case-sensitively, so "US"
+# (the country) and "IT" are not pronouns; a capital starts a sentence only.
+FIRST_PERSON = re.compile(
+    r"(?<![\w/])(?<![A-Z][a-z] )(?<![A-Z][a-z][a-z] )(?<![A-Z][a-z]{3} )(?<![A-Z][a-z]{4} )"
+    r"I(?:'m|'ll|'ve|'d| (?:am|can|will|help|have|do|need|want|would|should|could|may|might|"
+    r"write|build|create|generate|review|turn|make|handle|analy[sz]e|format|convert|draft|"
+    r"provide|guide|know|use|run)\b)"
+    r"|(?<![\w'])(?:[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Oo]ur|[Oo]urs|us)(?![\w'/-])"
+)
+# The reader addressed in the second person about using the skill: "You can …", "Your …",
+# "helps you", "you should use this skill when". A condition about the user's situation
+# inside a trigger ("Use when you need to export tables") is the usual idiom and passes.
+SECOND_PERSON = re.compile(
+    r"(?<![\w'])(?:[Yy]ou (?:can|should|could|will|may|might|must)\b|[Yy]our\b|[Yy]ou'll\b"
+    r"|(?i:helps?|lets?|allows?|enables?|gives?|shows?|teaches?|guides?|for) you\b)"
+)
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     value = doc.description
     if not value:
         return
-    match = FIRST_PERSON.search(value) or SECOND_PERSON_LEAD.search(value)
+    own = QUOTED.sub(lambda m: " " * len(m.group(0)), value)
+    match = FIRST_PERSON.search(own) or SECOND_PERSON.search(own)
     if match:
         line, column = field_location(doc, "description")
         yield RULE.finding(
@@ -46,10 +64,12 @@ RULE = Rule(
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Anthropic skill authoring guidance",
-    limits="It looks for English first-person openings ('I', 'We', 'My', and 'I can/will/help' "
-    "anywhere) and second-person openings ('You can', 'You should', 'You will', 'Your') at the "
-    "start only. A description starting 'You' with another verb, or written in another language, "
-    "passes.",
+    limits="It reads English only, anywhere in the description except inside quotes (a "
+    'quoted request such as "help me pick a chart" is what a user says): first-person '
+    "pronouns (me, my, we, our, us, and 'I' followed by a verb), and the reader addressed about "
+    "using the skill ('You can', 'you should', 'Your', 'helps you'). A condition about the "
+    "user's situation ('Use when you need to …') passes, as does a description in another "
+    "language.",
     links=(sources.BEST_PRACTICES,),
     check=check,
 )

@@ -18,10 +18,24 @@ BODY = (
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    by_case: dict[str, str] | None = None
     for ref in facts.references:
         if ref.status is not RefStatus.MISSING:
             continue
         what = {"image": "image", "prose": "path"}.get(ref.kind, "link")
+        if by_case is None:  # built once, for skills that have a missing target at all
+            listing = doc.listing
+            by_case = {p.casefold(): p for p in (*listing.files, *listing.folders)}
+        real = by_case.get(ref.path.casefold())
+        if real is not None:
+            yield RULE.finding(
+                f"{what} '{ref.target}' matches '{real}' only in letter case: it resolves on "
+                "case-insensitive file systems (macOS, Windows) and is dead on Linux",
+                ref.line,
+                ref.column,
+                fix=f"Write the path as the file is named: '{real}'.",
+            )
+            continue
         yield RULE.finding(
             f"{what} '{ref.target}' points at a file that does not exist in the skill folder",
             ref.line,
@@ -45,7 +59,9 @@ RULE = Rule(
     bad=Example({"SKILL.md": BODY}, expect=(Expect("PE201", "SKILL.md", 8, 21),)),
     good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n\nUse snake_case.\n"}),
     source="PluginEval anti-patterns; Agent Skills specification (file references)",
-    limits="Links, images and `references/…` paths in prose are checked; other bare paths in "
+    limits="A target that differs from a file only in letter case is reported as dead (it is, "
+    "on Linux), with the file's real name in the fix. "
+    "Links, images and `references/…` paths in prose are checked; other bare paths in "
     "prose (`scripts/run.py` without a link) are not. Links inside reference files are not "
     "followed.",
     links=(sources.SPEC,),

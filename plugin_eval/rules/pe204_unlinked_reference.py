@@ -2,29 +2,56 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import Example, Expect, Rule
+from plugin_eval.rules.base import Example, Expect, Rule, Setting
 from plugin_eval.rules.pe201_orphan_reference import BODY
 
 TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
 
 
+# More unlinked files than this in one folder are one finding naming the folder.
+ONE_BY_ONE = 3
+
+
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     mentioned = facts.mentioned_files
-    for path in doc.listing.under("references"):
-        if not path.lower().endswith(TEXT_SUFFIXES) or path in mentioned:
+    candidates = [
+        path
+        for path in doc.listing.under("references")
+        if path.lower().endswith(TEXT_SUFFIXES) and path not in mentioned
+    ]
+    if not candidates:
+        return
+    reached = facts.reached_files  # read only when something is not linked directly
+    by_folder: dict[str, list[str]] = {}
+    for path in candidates:
+        if path not in reached:
+            by_folder.setdefault(posixpath.dirname(path), []).append(path)
+    for folder, paths in sorted(by_folder.items()):
+        if len(paths) > ONE_BY_ONE:
+            shown = ", ".join(p.rsplit("/", 1)[-1] for p in paths[:ONE_BY_ONE])
+            yield RULE.finding(
+                f"{len(paths):,} files under '{folder}/' ({shown} …) are never linked from "
+                "SKILL.md, so the model never learns they exist",
+                None,
+                None,
+                fix=f"Link an index of '{folder}/' from SKILL.md, or tell the model to search "
+                f"it (`grep -rl TERM {folder}/`).",
+            )
             continue
-        yield RULE.finding(
-            f"'{path}' is never linked from SKILL.md, so the model never learns it exists",
-            None,
-            None,
-            fix=f"Link it where it helps: '[what it covers]({path})', or delete it.",
-        )
+        for path in paths:
+            yield RULE.finding(
+                f"'{path}' is never linked from SKILL.md, so the model never learns it exists",
+                None,
+                None,
+                fix=f"Link it where it helps: '[what it covers]({path})', or delete it.",
+            )
 
 
 RULE = Rule(
@@ -33,7 +60,10 @@ RULE = Rule(
     name="unlinked-reference",
     severity=Severity.INFO,
     subscore="progressive_disclosure",
-    summary="Each Markdown or text file under references/ is linked (or named) from SKILL.md.",
+    summary="Each Markdown or text file under references/ can be found from SKILL.md: linked "
+    "or named there, inside a folder the body tells the model to search (`grep -rl TERM "
+    "references/api/`), or linked from a Markdown file SKILL.md links (an index). More than "
+    "three such files in one folder are one finding naming the folder and the count.",
     why="Progressive disclosure works only if SKILL.md says which file holds what; an unlinked "
     "reference is dead weight in the package.",
     fix="Link the file from the section that needs it.",
@@ -49,8 +79,14 @@ RULE = Rule(
     good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n"}),
     source="Agent Skills specification (progressive disclosure); skill-validator orphan files",
     limits="A file named anywhere in SKILL.md counts as linked, even if nothing says what it "
-    "holds; files under scripts/ and assets/ are not checked. The finding has no line, since the "
+    "holds. An index is followed one step, and only the first LINKED_FILES_READ linked "
+    "Markdown files are read (each up to LINKED_FILE_BYTES). Files under scripts/ are PE208's; "
+    "assets/ are not checked. The finding has no line, since the "
     "missing link has no place yet.",
+    settings=(
+        Setting("LINKED_FILES_READ", "linked Markdown files read for the files they link"),
+        Setting("LINKED_FILE_BYTES", "bytes read of each"),
+    ),
     links=(sources.SPEC,),
     check=check,
 )

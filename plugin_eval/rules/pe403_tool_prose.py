@@ -10,7 +10,7 @@ from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_TOOLS
-from plugin_eval.textsearch import at_word_starts
+from plugin_eval.textsearch import Columns, at_word_starts
 
 # Matched at word starts (see textsearch.at_word_starts): "the Read tool", not "bathe Read tool".
 TOOL_PROSE = re.compile(
@@ -22,9 +22,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     text = facts.prose_text
     if " tool" not in text:
         return
+    columns = Columns(doc.line_text)
     for match in at_word_starts(TOOL_PROSE, text):
         line = facts.prose_line(match.start())
-        column = doc.line_text(line).find(match.group(0)) + 1 or None
+        column = columns.find(line, match.group(0))
         yield RULE.finding(f"'{match.group(0)}' assumes Claude Code's tool names", line, column)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -147,9 +148,20 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     inputs = [s for s in sections if id(s.heading) in input_heads]
     outputs = [s for s in sections if id(s.heading) in output_heads]
     spans = [(s.heading.line, s.end_line) for s in outputs]
+    # The output sections as disjoint line ranges, so a line is placed by bisection, not
+    # tried against every section.
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, end in sorted(spans):
+        if ends and start <= ends[-1] + 1:
+            ends[-1] = max(ends[-1], end)
+        else:
+            starts.append(start)
+            ends.append(end)
 
     def in_outputs(line: int) -> bool:
-        return any(start <= line <= end for start, end in spans)
+        at = bisect_right(starts, line) - 1
+        return at >= 0 and line <= ends[at]
 
     prose = [p for p in doc.prose if p.block != "heading"]
     joined = facts.prose_lower

@@ -12,7 +12,6 @@ from plugin_eval.montecarlo.backends.base import (
     Call,
     CallFailed,
     Reply,
-    load_sdk,
     sdk_request,
 )
 
@@ -23,12 +22,12 @@ class AnthropicBackend:
     can_answer = True
     can_generate = True
 
-    def __init__(self, model: str, base_url: str | None, timeout: float) -> None:
-        sdk, key = load_sdk(self.name, base_url)
+    def __init__(
+        self, sdk: Any, key: str | None, model: str, base_url: str | None, timeout: float
+    ) -> None:
         self.model = model
         self.base_url = base_url
         self._sdk = sdk
-        self._secret = key
         # Retries are ours (runner.py): one policy, counted in the report.
         self._client = sdk.AsyncAnthropic(
             api_key=key or "not-needed", base_url=base_url, max_retries=0, timeout=timeout
@@ -51,7 +50,7 @@ class AnthropicBackend:
             params["tool_choice"] = (
                 {"type": "tool", "name": call.force_tool} if call.force_tool else {"type": "any"}
             )
-        message = await sdk_request(sdk, self._secret, self._client.messages.create(**params))
+        message = await sdk_request(sdk, self._client.messages.create(**params))
         return _reply(message)
 
     async def aclose(self) -> None:

@@ -146,29 +146,23 @@ def status_failure(status: int, message: str, headers: Mapping[str, str] | None)
     return CallFailed("client_error", f"HTTP {status}: {message}")
 
 
-async def sdk_request(sdk: Any, secret: str | None, request: Awaitable[_T]) -> _T:
+async def sdk_request(sdk: Any, request: Awaitable[_T]) -> _T:
     """Await one SDK request, turning the SDK's errors into CallFailed.
 
     The Anthropic and OpenAI SDKs share their exception classes' names and fields, so one
-    translation serves both; the key is redacted from every message kept.
+    translation serves both. Messages are kept whole: ``redaction.Redacted`` removes the
+    key from them before they are cut.
     """
     try:
         return await request
     except sdk.APIStatusError as err:
-        raise status_failure(
-            err.status_code, redact(short(err.message), secret), err.response.headers
-        ) from None
+        raise status_failure(err.status_code, err.message, err.response.headers) from None
     except sdk.APITimeoutError:
         raise CallFailed("timeout", "the request timed out") from None
     except sdk.APIConnectionError as err:
-        raise CallFailed("connection", redact(short(str(err)), secret), retryable=True) from None
+        raise CallFailed("connection", str(err), retryable=True) from None
     except (sdk.APIError, ValueError, TypeError, KeyError) as err:
-        raise CallFailed("malformed", redact(short(str(err)), secret)) from None
-
-
-def redact(text: str, secret: str | None) -> str:
-    """Text with the API key, should it appear, replaced (error messages can quote requests)."""
-    return text.replace(secret, "***") if secret else text
+        raise CallFailed("malformed", str(err)) from None
 
 
 def short(text: str, width: int = 200) -> str:

@@ -15,7 +15,6 @@ from plugin_eval.montecarlo.backends.base import (
     Call,
     CallFailed,
     Reply,
-    load_sdk,
     sdk_request,
 )
 
@@ -26,12 +25,12 @@ class OpenAIBackend:
     can_answer = True
     can_generate = True
 
-    def __init__(self, model: str, base_url: str | None, timeout: float) -> None:
-        sdk, key = load_sdk(self.name, base_url)
+    def __init__(
+        self, sdk: Any, key: str | None, model: str, base_url: str | None, timeout: float
+    ) -> None:
         self.model = model
         self.base_url = base_url
         self._sdk = sdk
-        self._secret = key
         self._client = sdk.AsyncOpenAI(
             api_key=key or "not-needed", base_url=base_url, max_retries=0, timeout=timeout
         )
@@ -63,9 +62,7 @@ class OpenAIBackend:
                 if call.force_tool
                 else "required"
             )
-        completion = await sdk_request(
-            sdk, self._secret, self._client.chat.completions.create(**params)
-        )
+        completion = await sdk_request(sdk, self._client.chat.completions.create(**params))
         return _reply(completion)
 
     async def aclose(self) -> None:

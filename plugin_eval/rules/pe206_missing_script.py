@@ -1,0 +1,119 @@
+"""PE206: a script the body tells the model to run is in the skill folder."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule
+
+HEAD = (
+    "---\nname: example-skill\ndescription: Validates CSV exports. Use when checking column "
+    "names, finding blank rows, or comparing two exports.\n---\n\n# Example skill\n\n"
+)
+BODY = HEAD + "Check the file first:\n\n```bash\npython scripts/check_fields data.csv\n```\n"
+SCRIPT = "import sys\n\nprint(sys.argv[1])\n"
+
+# A path under scripts/ in code, optionally after a prefix naming the skill's folder
+# (${CLAUDE_SKILL_DIR}/, {baseDir}/): the way a body tells the model to run a script.
+# `./scripts/` is relative to the working directory, which is the user's project.
+_Column = Callable[[int, str], int]
+SKILL_DIR = r"(?:\$\{?CLAUDE_SKILL_DIR\}?/|\{baseDir\}/|<skill[-_ ]?dir>/)"
+SCRIPT_PATH = re.compile(
+    r"(?<![\w/.$-])(?P<prefix>" + SKILL_DIR + r")?(?P<path>scripts/[\w.-]+(?:/[\w.-]+)*)"
+)
+
+COMMAND = re.compile(
+    r"\s*(?:" + SKILL_DIR + r"|(?:python3?|uv\s+run|bash|sh|zsh|node|deno\s+run|bun|ruby|perl|"
+    r"Rscript|pwsh|tsx|npx\s+tsx)\s)"
+)
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    listing = doc.listing
+    own_scripts = listing.has_dir("scripts")
+    seen: set[str] = set()
+    for text, line, column_of in _code(doc):
+        for match in SCRIPT_PATH.finditer(text):
+            path = posixpath.normpath(match.group("path").rstrip("."))
+            if path in seen or path in listing.files or listing.has_dir(path):
+                continue
+            if not (own_scripts or match.group("prefix")):
+                continue  # no scripts/ folder here: it may be the project's own scripts/
+            seen.add(path)
+            at_line = line + text.count("\n", 0, match.start())
+            column = column_of(at_line, match.group(0))
+            near = [f for f in listing.under("scripts") if f.startswith(path + ".")]
+            if len(near) == 1:
+                yield RULE.finding(
+                    f"runs '{path}', which is not in the skill folder; the script is '{near[0]}'",
+                    at_line,
+                    column,
+                    fix=f"Write the script's full name: '{near[0]}'.",
+                )
+            else:
+                yield RULE.finding(
+                    f"runs '{path}', which is not in the skill folder",
+                    at_line,
+                    column,
+                    fix=f"Add '{path}' to the skill, or correct the path.",
+                )
+
+
+def _code(doc: SkillDocument) -> Iterator[tuple[str, int, _Column]]:
+    """Code the model may run: fenced and indented blocks, then code spans; each with the line
+    its text starts on and a way to find a column."""
+
+    def column(line: int, found: str) -> int:
+        at = doc.line_text(line).find(found)
+        return at + 1 if at >= 0 else 1
+
+    for block in doc.code_blocks:
+        if "scripts/" in block.content:
+            yield block.content, block.line + (1 if block.fenced else 0), column
+    for span in doc.inline_code:
+        # A span that is only a path names a file ("`scripts/rotate.py` for rotation"); one
+        # that runs it starts with an interpreter or the skill's folder.
+        if "scripts/" in span.text and COMMAND.match(span.text):
+            yield span.text, span.line, column
+
+
+RULE = Rule(
+    code="PE206",
+    flag="MISSING_SCRIPT",
+    name="missing-script",
+    severity=Severity.WARNING,
+    subscore="structural_completeness",
+    summary="Every `scripts/…` path that code in the body runs (a fenced or indented block, or "
+    "a code span) is a file or folder of the skill. Where the path lacks only its extension "
+    "(`scripts/check_fields` for `scripts/check_fields.py`), the finding names the real file.",
+    why="The model runs the command as written; a script that is not there fails the step, and "
+    "the model improvises instead of following the skill.",
+    fix="Ship the script in the skill's scripts/ folder, or correct the path.",
+    bad=Example(
+        {"SKILL.md": BODY, "scripts/check_fields.py": SCRIPT},
+        expect=(Expect("PE206", "SKILL.md", 11, 8),),
+    ),
+    good=Example(
+        {
+            "SKILL.md": BODY.replace("scripts/check_fields ", "scripts/check_fields.py "),
+            "scripts/check_fields.py": SCRIPT,
+        }
+    ),
+    source="plugin-eval; Agent Skills specification (scripts/)",
+    limits="Only paths under scripts/ are checked, and only in code: any code block, and code "
+    "spans that run the path (an interpreter first, or the skill's folder); a span that only "
+    "names a file is a mention. A placeholder (`scripts/script_name.py`) is reported like any "
+    "other path. When the skill has no "
+    "scripts/ folder at all, a path is checked only if it is written from the skill's folder "
+    "(`${CLAUDE_SKILL_DIR}/scripts/…`, `{baseDir}/scripts/…`): otherwise it may "
+    "name the user's project's own scripts/. A script built or downloaded by an earlier step "
+    "is reported too.",
+    links=(sources.SPEC,),
+    check=check,
+)

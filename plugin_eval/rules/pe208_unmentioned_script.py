@@ -1,0 +1,118 @@
+"""PE208: every script shipped in scripts/ is one the skill tells the model about."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+
+from plugin_eval import budgets
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule, Setting
+from plugin_eval.walk import read_file
+
+SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".r", ".ps1")
+ONE_BY_ONE = 3
+# `_private.py`, `__init__.py`, `test_x.py`, `x_test.py`, `x.test.js`, `x.spec.ts`.
+_TEST = re.compile(r"/(?:_|test_)|[_.](?:test|spec)\.[a-z0-9]+$", re.IGNORECASE)
+HEAD = (
+    "---\nname: example-skill\ndescription: Validates CSV exports. Use when checking column "
+    "names, finding blank rows, or comparing two exports.\n---\n\n# Example skill\n\n"
+)
+BODY = HEAD + "Check the header:\n\n```bash\npython scripts/check_fields.py data.csv\n```\n"
+CHECK = "import sys\n\nprint(sys.argv[1])\n"
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    # Scripts the model is meant to run sit in scripts/ itself; subfolders hold their
+    # libraries, and tests are run by the author, not by the model.
+    scripts = [
+        f
+        for f in doc.listing.under("scripts")
+        if f.count("/") == 1 and f.lower().endswith(SCRIPT_SUFFIXES) and not _TEST.search(f)
+    ]
+    unreached = [f for f in scripts if f not in facts.mentioned_files]
+    if not unreached:
+        return
+    reached = facts.reached_files
+    unreached = [f for f in unreached if f not in reached]
+    if not unreached:
+        return
+    # A helper a mentioned script imports or calls is used through it.
+    used = _named_by(doc, [f for f in scripts if f in reached], unreached)
+    by_folder: dict[str, list[str]] = {}
+    for f in unreached:
+        if f not in used:
+            by_folder.setdefault(posixpath.dirname(f), []).append(f)
+    for folder, paths in sorted(by_folder.items()):
+        if len(paths) > ONE_BY_ONE:
+            shown = ", ".join(posixpath.basename(p) for p in paths[:ONE_BY_ONE])
+            yield RULE.finding(
+                f"{len(paths):,} scripts under '{folder}/' ({shown} …) are never mentioned in "
+                "SKILL.md, so the model never runs them",
+                fix=f"Say in SKILL.md when to run each script in '{folder}/' and what it prints, "
+                "or remove the ones no step needs.",
+            )
+            continue
+        for path in paths:
+            yield RULE.finding(
+                f"'{path}' is never mentioned in SKILL.md, so the model never runs it",
+                fix=f"Say when to run it (`python {path} …`) and what it prints, or remove it.",
+            )
+
+
+def _named_by(doc: SkillDocument, readers: list[str], wanted: list[str]) -> set[str]:
+    """Of ``wanted``, the scripts whose name (without extension) the ``readers`` write."""
+    stems = {f: re.escape(posixpath.splitext(posixpath.basename(f))[0]) for f in wanted}
+    found: set[str] = set()
+    for rel in readers[: budgets.LINKED_FILES_READ]:
+        try:
+            text = read_file(doc.folder / rel, budgets.LINKED_FILE_BYTES).decode("utf-8", "replace")
+        except OSError:
+            continue
+        for f, stem in stems.items():
+            if f not in found and re.search(rf"(?<![\w-]){stem}(?![\w-])", text):
+                found.add(f)
+    return found
+
+
+RULE = Rule(
+    code="PE208",
+    flag="UNMENTIONED_SCRIPT",
+    name="unmentioned-script",
+    severity=Severity.INFO,
+    subscore="progressive_disclosure",
+    summary="Each script directly in scripts/ (Python, shell, JavaScript, TypeScript, Ruby, "
+    "Perl, R, PowerShell; not tests, not `_private` files) can be found from SKILL.md: named there, in a folder the body tells the model "
+    "to search, in a Markdown file SKILL.md links, or used by a script that is (its name "
+    "written in that script). More than three in one folder are one finding.",
+    why="The model runs what SKILL.md tells it about; a script nobody mentions is never run, "
+    "and the step it was written for is done by hand instead.",
+    fix="Name the script where the step needs it, with its arguments and what it prints.",
+    bad=Example(
+        {"SKILL.md": BODY, "scripts/check_fields.py": CHECK, "scripts/fix_dates.py": CHECK},
+        expect=(Expect("PE208", "SKILL.md", None, None),),
+    ),
+    good=Example(
+        {
+            "SKILL.md": BODY,
+            "scripts/check_fields.py": "from dates import parse\n" + CHECK,
+            "scripts/dates.py": "def parse(text):\n    return text\n",
+        }
+    ),
+    source="plugin-eval; Agent Skills specification (scripts/)",
+    settings=(
+        Setting("LINKED_FILES_READ", "mentioned scripts read for the helpers they use"),
+        Setting("LINKED_FILE_BYTES", "bytes read of each"),
+    ),
+    limits="A helper counts as used when a mentioned script writes its file name without the "
+    "extension (`from dates import parse`, `./dates.sh`); a helper used only through another "
+    "helper, or loaded by a computed name, is reported. Subfolders of scripts/ (libraries), tests and files starting with `_` are "
+    "never reported. The finding has no "
+    "line, since the missing mention has no place yet.",
+    links=(sources.SPEC,),
+    check=check,
+)

@@ -1,0 +1,196 @@
+"""Hostile and broken trees (issue 10, classes 1, 3 and 4): nothing hangs, one item never
+aborts a report, and nothing is dropped without a finding or a note."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from plugin_eval import budgets
+from plugin_eval.config import Config
+from plugin_eval.discovery import SLUG_BYTES, discover
+from plugin_eval.marketplace import run_report
+from plugin_eval.plugin_score import score_plugin
+from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
+from tests.conftest import write_files
+
+SKILL = (
+    "---\nname: {name}\ndescription: Formats CSV reports. Use when exporting tables, cleaning "
+    "column names, or merging ledger files.\n---\n\n# {name}\n\nTrim cells.\n"
+)
+MARKETPLACE = ".claude-plugin/marketplace.json"
+posix_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+
+
+def _findings(plugin: Path, code: str) -> list[tuple[str, str]]:
+    result = score_plugin(plugin, Config(), "p")
+    return [(f.path, f.message) for f in result.findings if f.code == code]
+
+
+# --- class 1 and 4: part files that are not regular files, and parts past a cap ----------
+
+
+@posix_only
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "part", ["agents/a.md", "commands/c.md", "skills/fifo-skill/SKILL.md"], ids=str
+)
+def test_a_fifo_part_is_reported_and_never_opened(tmp_path: Path, part: str) -> None:
+    plugin = tmp_path / "p"
+    write_files(plugin, good_plugin())
+    (plugin / part).parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(plugin / part)
+    found = _findings(plugin, "PE012")
+    assert found == [
+        (f"p/{part}", f"1 part file(s) not scored (not a regular file, never opened): {part}")
+    ]
+
+
+@pytest.mark.parametrize("part", ["agents/linked.md", "skills/linked"], ids=str)
+def test_a_symlinked_part_is_reported_and_not_followed(tmp_path: Path, part: str) -> None:
+    plugin = tmp_path / "p"
+    write_files(plugin, good_plugin())
+    write_files(tmp_path / "elsewhere", {"SKILL.md": SKILL.format(name="linked")})
+    target = tmp_path / "elsewhere" / ("SKILL.md" if part.endswith(".md") else "")
+    (plugin / part).symlink_to(target)
+    result = score_plugin(plugin, Config(), "p")
+    found = [(f.path, f.severity.value) for f in result.findings if f.code == "PE012"]
+    assert found == [(f"p/{part}", "error")]
+    assert [s.name for s in result.skills] == ["csv-clean"]
+
+
+def test_a_large_data_folder_hides_no_skill(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder's listing stops at its cap inside data/ (listed before skills/); the parts
+    are listed on their own, so every skill is scored and the cut listing is reported."""
+    monkeypatch.setattr(budgets, "LISTED_FILES", 20)
+    plugin = tmp_path / "p"
+    write_files(plugin, {".claude-plugin/plugin.json": GOOD_MANIFEST})
+    write_files(plugin, {f"skills/s{i}/SKILL.md": SKILL.format(name=f"s{i}") for i in range(3)})
+    write_files(plugin, {f"data/f{i:03d}.txt": "x" for i in range(52)})
+    result = score_plugin(plugin, Config(), "p")
+    assert [s.name for s in result.skills] == ["s0", "s1", "s2"]
+    incomplete = [(f.code, f.path) for f in result.findings if f.code == "PE011"]
+    assert incomplete == [("PE011", "p/.claude-plugin/plugin.json")]
+
+
+def test_skills_past_the_cap_are_one_error_naming_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(budgets, "PLUGIN_SKILLS", 5)
+    plugin = tmp_path / "p"
+    write_files(plugin, {".claude-plugin/plugin.json": GOOD_MANIFEST})
+    write_files(plugin, {f"skills/s{i}/SKILL.md": SKILL.format(name=f"s{i}") for i in range(8)})
+    result = score_plugin(plugin, Config(), "p")
+    assert len(result.skills) == 5
+    found = [(f.path, f.severity.value, f.message) for f in result.findings if f.code == "PE012"]
+    assert found == [
+        (
+            "p/skills/s5/SKILL.md",
+            "error",
+            "3 part file(s) not scored (past the cap of skills per plugin): "
+            "skills/s5/SKILL.md, skills/s6/SKILL.md, skills/s7/SKILL.md",
+        )
+    ]
+
+
+def test_a_marketplace_entry_at_the_root_hides_no_loose_skill(tmp_path: Path) -> None:
+    root = tmp_path / "m"
+    entry = {"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "root", "source": "./"}]}
+    write_files(
+        root,
+        {
+            MARKETPLACE: json.dumps(entry),
+            "s1/SKILL.md": SKILL.format(name="s1"),
+            "s2/SKILL.md": "no frontmatter here\n",
+            "skills/own/SKILL.md": SKILL.format(name="own"),
+        },
+    )
+    found = discover(root)
+    assert [(i.kind.value, i.id) for i in found.items] == [
+        ("plugin", ""),
+        ("skill", "s1"),
+        ("skill", "s2"),
+    ]
+
+
+def test_a_symlinked_skill_file_is_rescored_when_its_target_changes(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    write_files(root, {"s/real.md": SKILL.format(name="s")})
+    (root / "s" / "SKILL.md").symlink_to("real.md")
+
+    def score() -> float:
+        rows, _ = run_report(root, tmp_path / "out", Config(), 1, tmp_path / "cache", "t")
+        (row,) = list(rows)
+        assert row.score is not None
+        return row.score
+
+    before = score()
+    (root / "s" / "real.md").write_text("---\nname: s\n---\n\nx\n", encoding="utf-8")
+    assert score() != before
+
+
+# --- class 3: one item never aborts the report ---------------------------------------------
+
+
+def test_a_folder_name_too_long_for_a_report_file_name(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    long = "a" * 252
+    write_files(
+        root, {f"{long}/SKILL.md": SKILL.format(name="a"), "ok/SKILL.md": SKILL.format(name="ok")}
+    )
+    rows, _ = run_report(root, tmp_path / "out", Config(), 1, None, "t")
+    by_path = {row.path: row for row in rows}
+    assert set(by_path) == {long, "ok"}
+    slug = by_path[long].slug
+    assert len(os.fsencode(slug)) <= SLUG_BYTES and slug.startswith("a" * 100)
+    assert (tmp_path / "out" / "skills" / f"{slug}.json").is_file()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("marketplace", "note"),
+    [
+        (
+            json.dumps({"name": "m", "plugins": [{"name": "x", "source": "./a\u0000b"}]}),
+            "plugin 'x' has a source that is not a path (embedded null byte)",
+        ),
+        (
+            '{"name": "m", "plugins": ' + "[" * 100_000 + "]" * 100_000 + "}",
+            ":1:1: not valid JSON (nested too deeply to read)",
+        ),
+        (
+            '{"name": "m", "n": ' + "9" * 10_000 + ', "plugins": []}',
+            ":1:1: not valid JSON (holds a number too long to read)",
+        ),
+        ('{"name": "m", "plugins": [', ":1:27: not valid JSON (Expecting value)"),
+    ],
+    ids=["nul-in-source", "nested-100000-deep", "10000-digit-number", "cut-short"],
+)
+def test_a_broken_marketplace_file_is_a_note_and_the_tree_is_still_scored(
+    tmp_path: Path, marketplace: str, note: str
+) -> None:
+    root = tmp_path / "m"
+    write_files(root, {MARKETPLACE: marketplace, "ok/SKILL.md": SKILL.format(name="ok")})
+    found = discover(root)
+    assert [i.id for i in found.items] == ["ok"]
+    assert [n for n in found.notes if note in n] != [], found.notes
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "manifest",
+    ['{"name": "p", "x": ' + "[" * 100_000 + "]" * 100_000 + "}", '{"x": ' + "9" * 10_000 + "}"],
+    ids=["nested-100000-deep", "10000-digit-number"],
+)
+def test_a_hostile_plugin_manifest_is_a_finding_not_a_crash(tmp_path: Path, manifest: str) -> None:
+    plugin = tmp_path / "p"
+    write_files(plugin, good_plugin(**{".claude-plugin__plugin.json": manifest}))
+    result = score_plugin(plugin, Config(), "p")
+    found = [(f.code, f.path, f.line) for f in result.findings if f.code == "PE501"]
+    assert found == [("PE501", "p/.claude-plugin/plugin.json", 1)]
+    assert [s.name for s in result.skills] == ["csv-clean"]
