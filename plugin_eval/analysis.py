@@ -7,7 +7,7 @@ import posixpath
 import re
 import stat
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property, partial
@@ -17,13 +17,13 @@ from urllib.parse import unquote
 from plugin_eval import budgets
 from plugin_eval.document import (
     Heading,
-    MarkdownFile,
     SkillDocument,
     is_external,
-    read_markdown,
+    parse_markdown,
 )
 from plugin_eval.textsearch import Columns, newlines
 from plugin_eval.triggering import TriggerAnalysis, analyse
+from plugin_eval.walk import read_file
 
 # A `references/…` path written in prose (not in code, not a link target).
 _PROSE_REF = re.compile(r"(?<![\w/.@:-])references/[\w][\w./-]*[\w]")
@@ -247,58 +247,82 @@ class Facts:
         return frozenset(found)
 
     @cached_property
-    def linked_markdown(self) -> dict[str, MarkdownFile]:
-        """The Markdown files SKILL.md links or names, parsed (the first few, each up to a cap):
-        what they point at is reached through them."""
-        out: dict[str, MarkdownFile] = {}
+    def linked_texts(self) -> dict[str, bytes]:
+        """The Markdown files SKILL.md links or names (the first few, each up to a cap), as
+        read: what they point at is reached through them. Parsed only where needed."""
+        out: dict[str, bytes] = {}
         wanted = sorted(f for f in self.mentioned_files if f.lower().endswith((".md", ".markdown")))
         for rel in wanted[: budgets.LINKED_FILES_READ]:
-            parsed = read_markdown(self.doc.folder / rel, budgets.LINKED_FILE_BYTES)
-            if parsed is not None:
-                out[rel] = parsed
+            try:
+                out[rel] = read_file(self.doc.folder / rel, budgets.LINKED_FILE_BYTES)
+            except OSError:
+                continue
         return out
 
-    def pointed_from(self, rel: str, parsed: MarkdownFile) -> set[str]:
-        """Files of the skill a linked Markdown file links or names (paths relative to it or to
-        the skill folder)."""
+    def pointed_from(self, rel: str, wanted: Collection[str]) -> set[str]:
+        """Of ``wanted`` (files of the skill), those the linked Markdown file ``rel`` links or
+        names (by a path relative to it or to the skill folder)."""
+        raw = self.linked_texts.get(rel)
+        wanted = [f for f in wanted if f != rel]
+        if raw is None or not wanted:
+            return set()
+        keys = {posixpath.basename(f).encode() for f in wanted}
+        keys |= {posixpath.basename(posixpath.dirname(f)).encode() for f in wanted if "/" in f}
+        # Only the lines that hold one of the names can point at these files: those lines are
+        # parsed (each its own paragraph), not a whole reference file of thousands of lines.
+        keys.discard(b"")
+        names = re.compile(b"|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)))
+        lines: list[bytes] = []
+        end = 0
+        for match in names.finditer(raw):  # one pass in C, each line taken once
+            if match.start() < end:
+                continue
+            start = raw.rfind(b"\n", 0, match.start()) + 1
+            end = raw.find(b"\n", match.end())
+            end = len(raw) if end < 0 else end
+            lines.append(raw[start:end])
+        if not lines:
+            return set()
+        parsed = parse_markdown(b"\n\n".join(lines), posixpath.basename(rel))
         listing = self.doc.listing
         base = posixpath.dirname(rel)
-        found: set[str] = set()
+        targets: set[str] = set()
         for link in parsed.links:
             target = link.target.split("#", 1)[0].split("?", 1)[0].strip()
-            if not target or is_external(target) or target.startswith("/"):
-                continue
-            path = posixpath.normpath(posixpath.join(base, unquote(target)))
-            if path in listing.files:
-                found.add(path)
-            elif listing.has_dir(path):
-                found.update(listing.under(path))
+            if target and not is_external(target) and not target.startswith("/"):
+                targets.add(posixpath.normpath(posixpath.join(base, unquote(target))))
+        found = {f for f in wanted if f in targets}
+        for folder in targets:
+            if listing.has_dir(folder):
+                found.update(f for f in wanted if f.startswith(folder + "/"))
         text = parsed.text
-        candidates = [f for f in listing.files if f != rel and f not in found]
-        if len(candidates) > _SEARCHED_ONE_BY_ONE:  # one regex pass, then set lookups
+        rest = [f for f in wanted if f not in found]
+        if len(rest) > _SEARCHED_ONE_BY_ONE:  # one regex pass, then set lookups
             written = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
             is_written: Callable[[str], bool] = written.__contains__
         else:
             is_written = partial(_written, text=text)
-        for f in candidates:
+        for f in rest:
             inside = f[len(base) + 1 :] if base and f.startswith(base + "/") else None
             if is_written(f) or (inside is not None and is_written(inside)):
                 found.add(f)
         return found
 
-    @cached_property
-    def reached_files(self) -> frozenset[str]:
-        """Files the model can find from SKILL.md: those it links or names, those inside a
-        folder it is told to search, and those a linked Markdown file (an index) points at."""
-        listing = self.doc.listing
-        reached = set(self.mentioned_files)
+    def reached(self, wanted: Collection[str]) -> set[str]:
+        """Of ``wanted``, the files the model can find from SKILL.md: those it links or names,
+        those inside a folder it is told to search, and those a linked Markdown file (an
+        index) points at."""
+        reached = {f for f in wanted if f in self.mentioned_files}
         for folder in self.searched_folders:
-            reached.update(listing.under(folder))
-        if reached.issuperset(listing.files):
-            return frozenset(reached)
-        for rel, parsed in self.linked_markdown.items():
-            reached |= self.pointed_from(rel, parsed)
-        return frozenset(reached)
+            reached.update(f for f in wanted if f.startswith(folder + "/"))
+        rest = [f for f in wanted if f not in reached]
+        for rel in self.linked_texts:
+            if not rest:
+                break
+            found = self.pointed_from(rel, rest)
+            reached |= found
+            rest = [f for f in rest if f not in found]
+        return reached
 
     @cached_property
     def _joined(self) -> tuple[str, list[int]]:

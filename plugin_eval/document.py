@@ -287,14 +287,9 @@ class MarkdownFile:
     text: str
 
 
-def read_markdown(path: Path, limit: int) -> MarkdownFile | None:
-    """Parse at most ``limit`` bytes of a Markdown file in the skill (through the walk, so the
-    cache sees the read); None when it cannot be read."""
-    try:
-        raw = read_file(path, limit)
-    except OSError:
-        return None
-    head = read_frontmatter_file(raw, [], path.name)
+def parse_markdown(raw: bytes, name: str) -> MarkdownFile:
+    """The links and text of a supporting Markdown file (a reference, an index)."""
+    head = read_frontmatter_file(raw, [], name)
     body = "\n".join(head.lines[head.body_start - 1 :])
     env: dict[str, Any] = {}
     walk = _Walk(head.lines, head.body_start - 1, env)

@@ -28,7 +28,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     ]
     if not candidates:
         return
-    reached = facts.reached_files  # read only when something is not linked directly
+    reached = facts.reached(candidates)  # files are read only when something is unlinked
     by_folder: dict[str, list[str]] = {}
     for path in candidates:
         if path not in reached:

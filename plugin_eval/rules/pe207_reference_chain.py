@@ -27,12 +27,8 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if not candidates:
         return
     lines = {r.path: (r.line, r.column) for r in reversed(facts.references)}
-    for rel, parsed in facts.linked_markdown.items():
-        further = sorted(
-            f
-            for f in facts.pointed_from(rel, parsed)
-            if f not in direct and f.lower().endswith(texts)
-        )
+    for rel in facts.linked_texts:
+        further = sorted(facts.pointed_from(rel, candidates))
         if not further:
             continue
         shown = ", ".join(further[:SHOWN]) + (" …" if len(further) > SHOWN else "")

@@ -37,12 +37,12 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     unreached = [f for f in scripts if f not in facts.mentioned_files]
     if not unreached:
         return
-    reached = facts.reached_files
+    reached = facts.reached(unreached)
     unreached = [f for f in unreached if f not in reached]
     if not unreached:
         return
     # A helper a mentioned script imports or calls is used through it.
-    used = _named_by(doc, [f for f in scripts if f in reached], unreached)
+    used = _named_by(doc, [f for f in scripts if f not in unreached], unreached)
     by_folder: dict[str, list[str]] = {}
     for f in unreached:
         if f not in used:
