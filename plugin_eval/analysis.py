@@ -33,6 +33,8 @@ DIRECTIVE = re.compile(r"\b(?:MUST|NEVER|ALWAYS)\b")
 # A file name as written in text: a stem and an extension, with no path before it.
 _FILE_NAME = re.compile(r"(?<![\w/.-])[\w.-]+\.[A-Za-z0-9]{1,8}(?![\w/])")
 _SEARCHED_ONE_BY_ONE = 64
+_DETAIL_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
+_PACKAGE_FILES = frozenset({"README", "LICENSE", "LICENCE", "CHANGELOG", "NOTICE"})
 # Ways a body tells the model to search a folder, and a folder path as written ("docs/api/").
 _SEARCH = re.compile(
     r"\b(?:grep|rg|ripgrep|find|ls|glob|search(?:es|ing)?|look(?:s|ing)?\s+(?:it\s+)?up|"
@@ -42,7 +44,7 @@ _SEARCH = re.compile(
 _FOLDER_PATH = re.compile(r"(?<![\w/.-])(?:\./)?[\w.-]+(?:/[\w.-]+)*(?=/|\b)")
 
 
-def _written(name: str, text: str) -> bool:
+def written(name: str, text: str) -> bool:
     """``name`` occurs in ``text`` as a whole file name or path (not inside a longer one)."""
     if name not in text:
         return False
@@ -151,8 +153,13 @@ class Facts:
                 if (line, target) in linked:
                     continue
                 ref = self._resolve(target, line, columns.find(line, target), "prose")
-                if ref is not None:
-                    refs.append(ref)
+                # Prose with no link is a path only if it names a file ("references/api.md") or
+                # something that is there: "add a references/citations section" is words.
+                if ref is None or (
+                    ref.status is RefStatus.MISSING and "." not in posixpath.basename(ref.path)
+                ):
+                    continue
+                refs.append(ref)
         return tuple(refs)
 
     def _resolve(self, target: str, line: int, column: int, kind: str) -> Reference | None:
@@ -207,10 +214,10 @@ class Facts:
             by_name.setdefault(f.rsplit("/", 1)[-1].casefold(), []).append(f)
         candidates = [f for f in files if f not in named and f not in self.linked_files]
         if len(candidates) > _SEARCHED_ONE_BY_ONE:
-            written = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
-            is_written: Callable[[str], bool] = written.__contains__
+            found_names = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
+            is_written: Callable[[str], bool] = found_names.__contains__
         else:
-            is_written = partial(_written, text=text)
+            is_written = partial(written, text=text)
         for f in candidates:
             name = f.rsplit("/", 1)[-1].casefold()
             if (len(by_name[name]) == 1 and is_written(name)) or (
@@ -222,6 +229,24 @@ class Facts:
         for path in self.linked_files:
             found.update(self.doc.listing.under(path))
         return frozenset(found)
+
+    @cached_property
+    def detail_files(self) -> tuple[str, ...]:
+        """Text files that can hold a skill's detail, wherever they are (references/,
+        reference/, docs/, forms.md beside SKILL.md): Markdown, text and reStructuredText,
+        less SKILL.md and a package's README, LICENSE and CHANGELOG."""
+        return tuple(
+            f
+            for f in self.doc.listing.files
+            if f.lower().endswith(_DETAIL_SUFFIXES)
+            and f != "SKILL.md"
+            and posixpath.basename(f).split(".")[0].upper() not in _PACKAGE_FILES
+        )
+
+    @cached_property
+    def linked_detail(self) -> tuple[str, ...]:
+        """The detail files SKILL.md links or names."""
+        return tuple(f for f in self.detail_files if f in self.mentioned_files)
 
     @cached_property
     def searched_folders(self) -> frozenset[str]:
@@ -298,10 +323,10 @@ class Facts:
         text = parsed.text
         rest = [f for f in wanted if f not in found]
         if len(rest) > _SEARCHED_ONE_BY_ONE:  # one regex pass, then set lookups
-            written = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
-            is_written: Callable[[str], bool] = written.__contains__
+            found_names = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
+            is_written: Callable[[str], bool] = found_names.__contains__
         else:
-            is_written = partial(_written, text=text)
+            is_written = partial(written, text=text)
         for f in rest:
             inside = f[len(base) + 1 :] if base and f.startswith(base + "/") else None
             if is_written(f) or (inside is not None and is_written(inside)):

@@ -59,6 +59,23 @@ ALTERNATIVE = re.compile(
 )
 # A quantifier over a whole class of requests ("any question", "all AI tasks", "every
 # conversation"): a condition that holds for nearly every prompt separates nothing.
+# A claim to be picked before, or instead of, every other skill whatever the request: it
+# takes routing from every neighbour instead of separating the skill's requests from theirs.
+PRECEDENCE = re.compile(
+    r"""\b(?:
+       (?:highest|top)[\s-]+priority
+     | default[\s-]+(?:tool|skill|choice|option)
+     | (?:primary|main|go-to|first)[\s-]+(?:tool|skill|choice)\s+for\s+(?:all|any|every)\b
+     | always\s+(?:use|invoke|call|load|run|pick|choose|select)\s+(?:it|this|me)(?:\s+skill)?
+       \s+(?:first|before)
+     | (?:use|invoke|call|load)\s+(?:it|this(?:\s+skill)?)\s+
+       (?:first|before\s+(?:any|all|every|other))
+     | (?:before|instead\s+of)\s+(?:any|all|every)\s+other\s+(?:tools?|skills?)
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+# The top of the rubric's "weak" band (precision failure: fires on clearly wrong prompts).
+PRECEDENCE_CEILING = 0.39
 _QUANTIFIER = re.compile(r"\b(?:any|all|every|anything|everything|whatever)\b", re.IGNORECASE)
 # Technical terms: words a router can match on that ordinary prose does not contain. A word
 # counts when its form marks it (an inner capital, a digit, an inner '/', '.', '+' or '#', all
@@ -138,6 +155,8 @@ class TriggerAnalysis:
     score: float
     band: str
     contributions: tuple[Contribution, ...]
+    # The words claiming precedence over every other skill, when the description has them.
+    precedence: str | None = None
 
     @property
     def specific_contexts(self) -> tuple[Context, ...]:
@@ -335,6 +354,7 @@ def analyse(
     both = text + " " + extra
     negative = NEGATIVE.search(both) is not None
     proactive = PROACTIVE.search(both) is not None
+    claim = PRECEDENCE.search(both)
 
     def result(
         score: float,
@@ -343,6 +363,16 @@ def analyse(
         phrase: str | None = None,
         contexts: tuple[Context, ...] = (),
     ) -> TriggerAnalysis:
+        if claim is not None and score > PRECEDENCE_CEILING:
+            # Never a good trigger: it would fire on every neighbour's requests.
+            contributions.append(
+                Contribution(
+                    f"claims precedence over every other skill ('{' '.join(claim.group(0).split())}'"
+                    "): it would fire on its neighbours' requests",
+                    round(PRECEDENCE_CEILING - score, 4),
+                )
+            )
+            score, band = PRECEDENCE_CEILING, "weak"
         return TriggerAnalysis(
             has_trigger=has_trigger,
             trigger_phrase=phrase,
@@ -353,6 +383,7 @@ def analyse(
             score=round(min(1.0, max(0.0, score)), 4),
             band=band,
             contributions=tuple(contributions),
+            precedence=" ".join(claim.group(0).split()) if claim is not None else None,
         )
 
     content = [w for w in words_of(text) if w not in STOPWORDS]

@@ -114,7 +114,9 @@ def test_codes_flags_and_names_are_unique() -> None:
         assert len(values) == len(set(values)), attr
 
 
-def test_exactly_the_six_seed_anti_patterns_count_toward_the_penalty() -> None:
+def test_the_six_seed_anti_patterns_and_one_more_count_toward_the_penalty() -> None:
+    """Seed 002's six, and CLAIMS_EVERY_REQUEST (PE114), which the validation on real skills
+    added: a description claiming precedence over every skill harms all its neighbours."""
     flags = {r.flag for r in ALL_RULES if r.anti_pattern}
     assert flags == {
         "OVER_CONSTRAINED",
@@ -123,6 +125,7 @@ def test_exactly_the_six_seed_anti_patterns_count_toward_the_penalty() -> None:
         "BLOATED_SKILL",
         "ORPHAN_REFERENCE",
         "DEAD_CROSS_REF",
+        "CLAIMS_EVERY_REQUEST",
     }
 
 

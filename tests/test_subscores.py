@@ -177,3 +177,16 @@ def test_an_unreadable_file_scores_zero_everywhere(make_skill: MakeSkill) -> Non
     result = score(make_skill(b"\x00\x01\x02"))
     assert all(sub.score == 0.0 for sub in result.subscores.values())
     assert result.composite.score == 0.0
+
+
+def test_a_skill_naming_itself_is_not_delegation(make_skill: MakeSkill) -> None:
+    body = "# S\n\nUse this skill when a CSV export fails to load.\n\nRun it on each file.\n"
+    labels = [
+        e.label for e in score(make_skill(HEAD + body)).subscores["orchestration_wiring"].evidence
+    ]
+    assert not any("calls other" in label for label in labels)
+    other = body + "\nThen use the plan skill to schedule the fix.\n"
+    labels = [
+        e.label for e in score(make_skill(HEAD + other)).subscores["orchestration_wiring"].evidence
+    ]
+    assert any("calls other: 'use the plan skill'" in label for label in labels)

@@ -58,7 +58,8 @@ class Layer(_Model):
     )
     sub_scores: dict[str, SubScore]
     anti_patterns: list[FindingOut] = Field(
-        description="Findings that count toward the penalty (the six anti-patterns of seed 002)."
+        description="Findings that count toward the penalty (the six anti-patterns of seed 002 "
+        "and CLAIMS_EVERY_REQUEST)."
     )
     monte_carlo: MonteCarloOut | None = Field(
         default=None, description="The Monte Carlo layer's measures; null on other layers."

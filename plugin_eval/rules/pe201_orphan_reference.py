@@ -59,7 +59,9 @@ RULE = Rule(
     bad=Example({"SKILL.md": BODY}, expect=(Expect("PE201", "SKILL.md", 8, 21),)),
     good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n\nUse snake_case.\n"}),
     source="PluginEval anti-patterns; Agent Skills specification (file references)",
-    limits="A target that differs from a file only in letter case is reported as dead (it is, "
+    limits="A `references/…` path in prose without a link counts only when it names a file "
+    "(has an extension) or something that exists: 'a references/citations section' is words. "
+    "A target that differs from a file only in letter case is reported as dead (it is, "
     "on Linux), with the file's real name in the fix. "
     "Links, images and `references/…` paths in prose are checked; other bare paths in "
     "prose (`scripts/run.py` without a link) are not. Links inside reference files are not "

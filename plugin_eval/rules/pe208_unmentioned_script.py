@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from plugin_eval import budgets
-from plugin_eval.analysis import Facts
+from plugin_eval.analysis import Facts, written
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
@@ -38,7 +38,12 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if not unreached:
         return
     reached = facts.reached(unreached)
-    unreached = [f for f in unreached if f not in reached]
+    # A script whose file name SKILL.md writes is known to the model, even where the name is
+    # shared (`python research_lookup.py` with a copy at the top and one in scripts/).
+    text = doc.text
+    unreached = [
+        f for f in unreached if f not in reached and not written(posixpath.basename(f), text)
+    ]
     if not unreached:
         return
     # A helper a mentioned script imports or calls is used through it.

@@ -1,4 +1,4 @@
-"""PE401: SKILL.md fits Codex's 8,000-byte cut, or has references/ for the rest."""
+"""PE401: SKILL.md fits Codex's 8,000-byte cut, or links supporting files for the rest."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     size = facts.skill_bytes
-    if size <= CODEX_BYTES or doc.listing.has_dir("references"):
+    if size <= CODEX_BYTES or facts.linked_detail:
         return
     cut = doc.raw[:CODEX_BYTES].count(b"\n") + 1
     yield RULE.finding(
         f"SKILL.md is {size:,} bytes; Codex cuts plugin skills at {CODEX_BYTES:,} bytes "
-        f"(around line {cut}) and there is no references/ folder",
+        f"(around line {cut}) and SKILL.md links no supporting file that holds the detail",
         cut,
         None,
     )
@@ -31,8 +31,9 @@ RULE = Rule(
     name="codex-size-cut",
     severity=Severity.WARNING,
     subscore="harness_portability",
-    summary="SKILL.md (frontmatter included) is at most 8,000 bytes, unless the skill has a "
-    "references/ folder to hold the rest. The finding names the line where Codex cuts.",
+    summary="SKILL.md (frontmatter included) is at most 8,000 bytes, unless it links or names "
+    "supporting text files that hold the detail (in references/, reference/, docs/ or beside "
+    "SKILL.md). The finding names the line where Codex cuts.",
     why="OpenAI Codex truncates plugin skills at 8,000 bytes with only a warning: instructions "
     "after the cut are never seen there.",
     fix="Move detail into references/ files and link them from SKILL.md.",
@@ -42,8 +43,8 @@ RULE = Rule(
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="OpenAI Codex skill loader",
-    limits="Bytes of SKILL.md are counted, frontmatter included; any references/ folder silences "
-    "it, whether or not the text after the cut is needed.",
+    limits="Bytes of SKILL.md are counted, frontmatter included; a linked supporting file "
+    "silences it, whether or not the text after the cut also exists there.",
     settings=(Setting("CODEX_BYTES", "the bytes of SKILL.md Codex reads into its context"),),
     links=(sources.CODEX_SKILLS,),
     check=check,

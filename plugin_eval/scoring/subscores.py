@@ -89,7 +89,9 @@ SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...]], ..
     (
         "calls other",
         re.compile(
-            r"(?:call|invoke|run|use|trigger|launch)\s+(?:the\s+)?[\w-]+\s+(?:skill|agent)s?\b"
+            # "use the X skill" calls another; "use this skill" names itself, not a delegate.
+            r"(?:call|invoke|run|use|trigger|launch)\s+(?:the\s+)?"
+            r"(?!(?:this|that|these|the|a|an|our|my|your|its)\s)[\w-]+\s+(?:skill|agent)s?\b"
         ),
         ("call", "invoke", "run", "use", "trigger", "launch"),
         ("skill", "agent"),
@@ -276,7 +278,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
 
 
 def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
-    """Body within the specification's budgets, detail in linked references/."""
+    """Body within the specification's budgets, detail in supporting files SKILL.md links."""
     lines, tokens = doc.body_lines, facts.body_tokens
     content_lines = sum(map(bool, map(str.strip, doc.lines[doc.body_start - 1 :])))
     evidence: list[Evidence] = []
@@ -305,28 +307,30 @@ def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Find
         return total(
             "progressive_disclosure", evidence + deductions("progressive_disclosure", findings)
         )
-    ref_files = list(doc.listing.under("references"))
-    linked_refs = [f for f in ref_files if f in facts.mentioned_files]
+    # Detail lives wherever the skill keeps it (references/, docs/, forms.md): what counts is
+    # that SKILL.md links or names the files that hold it.
+    ref_files = facts.detail_files
+    linked_refs = facts.linked_detail
     compact = lines <= budgets.COMPACT_LINES and tokens <= budgets.COMPACT_TOKENS
     if ref_files and linked_refs:
         share = len(linked_refs) / len(ref_files)
         evidence.append(
             Evidence(
-                f"detail in references/: {len(linked_refs)} of {len(ref_files)} files linked or named "
-                "in SKILL.md",
+                f"detail in supporting files: {len(linked_refs)} of {len(ref_files)} linked or "
+                "named in SKILL.md",
                 round(0.30 + 0.20 * share, 4),
             )
         )
     elif ref_files:
         evidence.append(
             Evidence(
-                f"references/ has {len(ref_files)} files but SKILL.md links none of them", 0.10
+                f"{len(ref_files)} supporting text file(s) but SKILL.md links none of them", 0.10
             )
         )
     elif compact:
-        evidence.append(Evidence("compact skill: nothing needs to move to references/", 0.50))
+        evidence.append(Evidence("compact skill: nothing needs to move to supporting files", 0.50))
     else:
-        evidence.append(Evidence("long body and no references/ to hold the detail", 0.0))
+        evidence.append(Evidence("long body and no supporting files to hold the detail", 0.0))
     return total(
         "progressive_disclosure", evidence + deductions("progressive_disclosure", findings)
     )
