@@ -190,3 +190,21 @@ def test_a_skill_naming_itself_is_not_delegation(make_skill: MakeSkill) -> None:
         e.label for e in score(make_skill(HEAD + other)).subscores["orchestration_wiring"].evidence
     ]
     assert any("calls other: 'use the plan skill'" in label for label in labels)
+
+
+TEMPLATE_BODY = (
+    "# Council\n\n## Steps\n\n1. Pick three perspectives.\n2. Let each argue.\n\n"
+    "Each member replies in this format:\n\n```\nPosition: [one sentence]\n"
+    "Reasoning: [two to four sentences]\nRisk: [what the others miss]\n```\n"
+)
+
+
+def test_an_exact_reply_template_reads_as_an_output_contract(make_skill: MakeSkill) -> None:
+    evidence = score(make_skill(HEAD + TEMPLATE_BODY)).subscores["orchestration_wiring"].evidence
+    band = evidence[0]
+    assert band.label == "band: documented contract, 1 exact output template(s) (0.60–0.79)"
+    assert band.line == 15  # the opening fence
+    # The same block with no line calling it the format is an example, not a contract.
+    example = TEMPLATE_BODY.replace("Each member replies in this format:", "For instance:")
+    evidence = score(make_skill(HEAD + example)).subscores["orchestration_wiring"].evidence
+    assert evidence[0].label.startswith("band: worker with prose-only output")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from plugin_eval import budgets
 from plugin_eval.analysis import Facts, RefStatus
-from plugin_eval.document import Problem, SkillDocument
+from plugin_eval.document import CodeBlock, Problem, SkillDocument
 from plugin_eval.evidence import Evidence, SubScore, total
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import BY_CODE
@@ -142,6 +142,28 @@ STRUCTURED_LANGS = frozenset(
 FIELD_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)?\s*[`*]*[\w.\[\]-]+[`*]*\s*(?:\(|:|—|–| - |\|)")
 
 
+# A labelled placeholder line of a reply template: "Position: [one sentence]", "- **Risk**:
+# <what could fail>", "Confidence: {High|Medium|Low}".
+_PLACEHOLDER_LINE = re.compile(r"^\s*[-*#>]*\s*\**[\w][\w ()/'-]{0,40}\**\s*:\s*[\[<{]", re.M)
+# The prose right before a block that says the block is the reply's shape.
+_TEMPLATE_INTRO = re.compile(
+    r"\b(?:format|template|contract|deliver\w*|respond\w*|repl(?:y|ies)|output\w*|"
+    r"report\w*|return\w*|produce\w*|structure\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _template(doc: SkillDocument, block: CodeBlock) -> bool:
+    """A block that is the exact shape of the reply: two or more labelled placeholders, right
+    after a line that calls it the format, template, contract or output."""
+    if len(_PLACEHOLDER_LINE.findall(block.content)) < 2:
+        return False
+    line = block.line - 1
+    while line > doc.body_start and not doc.line_text(line).strip():
+        line -= 1
+    return _TEMPLATE_INTRO.search(doc.line_text(line)) is not None
+
+
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
     sections = doc.sections()
@@ -202,7 +224,10 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         if spans
         else []
     )
-    worker_code = [b for b in doc.code_blocks if not in_outputs(b.line)]
+    # An exact reply format outside any output section ("deliver, in this format:" and a
+    # block of labelled placeholders) is an output contract too.
+    templates = [b for b in doc.code_blocks if not in_outputs(b.line) and _template(doc, b)]
+    worker_code = [b for b in doc.code_blocks if not in_outputs(b.line) and b not in templates]
 
     evidence: list[Evidence] = []
     if not prose and not doc.code_blocks:
@@ -230,10 +255,12 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         )
         if len(worker_code) >= 2:
             evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.06))
-    elif inputs or outputs or io_prose:
+    elif inputs or outputs or io_prose or templates:
         where = (
             (outputs or inputs)[0].heading.line
             if (outputs or inputs)
+            else templates[0].line
+            if templates
             else (facts.prose_line(io_prose.start()) if io_prose else None)
         )
         what = (
@@ -241,11 +268,14 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
             if outputs
             else "an input section"
             if inputs
+            else f"{len(templates)} exact output template(s)"
+            if templates
             else "inputs or outputs described in prose"
         )
         evidence.append(Evidence(f"band: documented contract, {what} (0.60–0.79)", 0.64, where))
-        if structured:
-            evidence.append(Evidence("structured output example", 0.06, structured[0].line))
+        if structured or templates:
+            first = (structured or templates)[0].line
+            evidence.append(Evidence("structured output example", 0.06, first))
         if len(worker_code) >= 2:
             evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.04))
     else:
