@@ -37,9 +37,13 @@ TRIGGER_PATTERNS: tuple[str, ...] = (
     r"当(?P<inner>[^。.;;]{1,60}?)时(?:使用|调用|触发|启用)",
     r"在(?P<inner2>[^。.;;]{1,60}?)时使用",
     r"(?:場合に使用|ときに使用|時に使用)",
-    r"\b(?:úsal[oa]|usar|utilízal[oa])\s+(?:cuando|para|si)\b",
-    r"\butilise[rz]?\s+(?:quand|lorsque|pour|si)\b",
-    r"\b(?:verwende[nt]?|nutze[n]?)\s+(?:wenn|für|bei)\b",
+    # The verb, an optional object ("esta skill", "cette compétence", "Sie diesen Skill"),
+    # an optional comma, then the conjunction.
+    r"\b(?:úsal[oa]|usa(?:r)?|utilízal[oa]|utiliza(?:r)?)(?:\s+est[ea]\s+(?:skill|habilidad))?"
+    r"\s*,?\s+(?:cuando|para|si)\b",
+    r"\butilise[rz]?(?:\s+(?:ce|cette)\s+(?:skill|compétence))?\s*,?\s+(?:quand|lorsque?|pour|si)\b",
+    r"\b(?:verwende[nt]?|nutze[n]?|einsetzen)(?:\s+(?:sie|du))?"
+    r"(?:\s+(?:diesen|dieses|den)\s+skill|\s+ihn|\s+es)?\s*,?\s+(?:wenn|für|bei|sobald)\b",
 )
 
 TRIGGER = re.compile("|".join(f"(?:{p})" for p in TRIGGER_PATTERNS), re.IGNORECASE)
