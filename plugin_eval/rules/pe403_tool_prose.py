@@ -13,14 +13,20 @@ from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_TOOLS
 from plugin_eval.textsearch import Columns, at_word_starts
 
 # Matched at word starts (see textsearch.at_word_starts): "the Read tool", not "bathe Read tool".
+# "the Read tool", and an instruction naming a tool by itself: "Use WebFetch to load the
+# page", "run Bash". The tool's name is matched with its capital (a verb "read" is not the
+# Read tool), and not before a hyphen ("Read-only").
+_NAMES = "|".join(sorted(CLAUDE_TOOLS))
 TOOL_PROSE = re.compile(
-    r"(?:the|use|using|call|with)\s+(" + "|".join(sorted(CLAUDE_TOOLS)) + r")\s+tool\b"
+    r"(?:the|use|using|call|with)\s+(?:" + _NAMES + r")\s+tool\b"
+    r"|(?:[Uu]se|[Uu]sing|[Cc]all|[Rr]un|[Ii]nvoke)[ \t]+(?:the[ \t]+)?(?:" + _NAMES + r")\b"
+    r"(?![\w-]|\s+tool\b)"
 )
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     text = facts.prose_text
-    if " tool" not in text:
+    if not any(name in text for name in CLAUDE_TOOLS):
         return
     columns = Columns(doc.line_text)
     for match in at_word_starts(TOOL_PROSE, text):
@@ -35,7 +41,8 @@ RULE = Rule(
     name="tool-name-prose",
     severity=Severity.INFO,
     subscore="harness_portability",
-    summary="Prose does not say 'the Read tool', 'use the Bash tool' and so on.",
+    summary="Prose does not say 'the Read tool', 'use the Bash tool', 'Use WebFetch to load "
+    "…' and so on.",
     why="Other harnesses have no tool by that name; the instruction becomes noise there.",
     fix="Say what to do ('read the file', 'run the command').",
     bad=Example(
@@ -44,7 +51,9 @@ RULE = Rule(
     ),
     good=Example({"SKILL.md": GOOD_SKILL + "\nOpen the CSV and read its header row.\n"}),
     source="PluginEval harness portability",
-    limits="It matches English phrasings ('the Read tool', 'use the Bash tool') with the tool's "
-    "capitalised name; 'the read tool' in lower case, or other wordings, are not seen.",
+    limits="It matches English phrasings ('the Read tool', 'use the Bash tool', and 'use', "
+    "'using', 'call', 'run' or 'invoke' before a tool's name) with the tool's capitalised "
+    "name; 'the read tool' in lower case, or other wordings ('fetch it with WebFetch'), are "
+    "not seen.",
     check=check,
 )
