@@ -18,9 +18,9 @@ from plugin_eval.textsearch import Columns, at_word_starts
 # Read tool), and not before a hyphen ("Read-only").
 _NAMES = "|".join(sorted(CLAUDE_TOOLS))
 TOOL_PROSE = re.compile(
-    r"(?:the|use|using|call|with)\s+(?:" + _NAMES + r")\s+tool\b"
+    r"(?:(?:the|use|using|call|with)\s+(?:" + _NAMES + r")\s+tool\b"
     r"|(?:[Uu]se|[Uu]sing|[Cc]all|[Rr]un|[Ii]nvoke)[ \t]+(?:the[ \t]+)?(?:" + _NAMES + r")\b"
-    r"(?![\w-]|\s+tool\b)"
+    r"(?![\w-]|\s+tool\b))"
 )
 
 
