@@ -1,0 +1,110 @@
+"""PE209: a pointer to a section of SKILL.md names a section that is there."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules.base import Example, Expect, Rule
+
+HEAD = (
+    "---\nname: example-skill\ndescription: Reviews database migrations for locking problems. "
+    "Use when a migration alters a large table or adds an index.\n---\n\n# Migration review\n\n"
+)
+BODY = HEAD + (
+    "Check each statement against the list in **Locking Rules** below.\n\n"
+    "## Steps\n\n1. Read the migration.\n2. Flag each statement that locks a table.\n"
+)
+
+# Pointers written in prose, on the raw line so that bold and quotes delimit the name:
+# "see **Common Tasks** below", "as described in the Configuration section", "see the
+# 'Setup' section", and a same-file link to an anchor, "[the rules](#locking-rules)".
+POINTERS = re.compile(
+    r"\b(?i:see|in|under|check|follow|per|from)\s+(?:the\s+)?\*\*(?P<bold>[^*\n]{3,60})\*\*"
+    r"(?:\s+section)?\s+(?:below|above)\b"
+    r"|\b(?i:in|see|under|check|follow|per|from)\s+the\s+(?:\*\*|[\"“'`])"
+    r"(?P<quoted>[^*\"”'`\n]{3,60})(?:\*\*|[\"”'`])\s+section\b"
+    r"|\b(?i:in|see|under|check|follow|per|from)\s+the\s+"
+    r"(?P<titled>(?:[A-Z][\w&/-]*\s+){0,4}[A-Z][\w&/-]*)\s+section\b"
+    r"|\]\(#(?P<anchor>[^)\s]+)\)"
+)
+
+
+def _plain(text: str) -> str:
+    """A heading or name as compared: lower case, letters, digits and single spaces."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    return " ".join(re.sub(r"[^\w\s-]", " ", text).replace("-", " ").split())
+
+
+def _slug(text: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = unicodedata.normalize("NFKC", text).lower().strip()
+    return re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", text))
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    lines = {p.line for p in doc.prose if p.block != "heading"}
+    raw = [(n, doc.line_text(n)) for n in sorted(lines)]
+    if not any(("section" in t or "**" in t or "](#" in t) for _, t in raw):
+        return
+    names = [_plain(h.text) for h in doc.headings]
+    slugs = {_slug(h.text) for h in doc.headings}
+    # Repeated headings get -1, -2 … on GitHub.
+    seen: dict[str, int] = {}
+    for h in doc.headings:
+        slug = _slug(h.text)
+        if slug in seen:
+            slugs.add(f"{slug}-{seen[slug]}")
+        seen[slug] = seen.get(slug, 0) + 1
+    for line, text in raw:
+        for match in POINTERS.finditer(text):
+            anchor = match.group("anchor")
+            if anchor is not None:
+                if anchor.lower() in slugs or _slug(anchor) in slugs:
+                    continue
+                shown, what = f"#{anchor}", "links to the anchor"
+            else:
+                name = match.group("bold") or match.group("quoted") or match.group("titled")
+                wanted = _plain(name)
+                if not wanted or any(wanted in h or (h and h in wanted) for h in names):
+                    continue
+                shown, what = name.strip(), "points to a section"
+            yield RULE.finding(
+                f"{what} '{shown}', but SKILL.md has no heading by that name",
+                line,
+                match.start() + 1,
+                fix="Add the section, or point to the heading as it is written.",
+            )
+
+
+RULE = Rule(
+    code="PE209",
+    flag="MISSING_SECTION",
+    name="missing-section",
+    severity=Severity.WARNING,
+    subscore="structural_completeness",
+    summary="A pointer to a section of SKILL.md names a heading that exists: 'see **Locking "
+    "Rules** below', 'as described in the Configuration section', 'see the \"Setup\" "
+    "section', or a link to an anchor in the same file (`[rules](#locking-rules)`, matched "
+    "with GitHub's heading anchors).",
+    why="The model looks for the section it was sent to, finds nothing, and works without the "
+    "rules the author meant to give it.",
+    fix="Add the section, or point to the heading as it is written.",
+    bad=Example({"SKILL.md": BODY}, expect=(Expect("PE209", "SKILL.md", 8, 39),)),
+    good=Example(
+        {
+            "SKILL.md": BODY
+            + "\n## Locking Rules\n\n- `ALTER TABLE … ADD COLUMN … DEFAULT` rewrites the table.\n"
+        }
+    ),
+    source="plugin-eval",
+    limits="English pointers only, and only to SKILL.md's own headings: a name in bold before "
+    "'below' or 'above', a quoted or Title Case name before 'section', or a `#anchor` link. "
+    "A name that is part of a heading (or contains one) counts as found, so a loose pointer "
+    "('the Setup section' for '## Setup and install') passes.",
+    check=check,
+)
