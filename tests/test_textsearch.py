@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plugin_eval.rules.pe403_tool_prose import TOOL_PROSE
+from plugin_eval.rules.pe403_tool_prose import matches as tool_prose_matches
 from plugin_eval.scoring.subscores import SIGNALS
 from plugin_eval.textsearch import at_word_starts, from_starts
 
@@ -43,6 +44,10 @@ WORDS = [
     "using",
     "Read",
     "Bash",
+    "WebFetch",
+    "Use",
+    "Run",
+    "using the",
     "tool",
     "tools",
     "x",
@@ -116,3 +121,9 @@ def test_a_match_inside_a_word_is_skipped_and_the_next_one_found() -> None:
     found = _spans(at_word_starts(TOOL_PROSE, "bathe Read tool, then use Read tool"))
     assert found == [(22, 35)]
     assert _spans(from_starts(SIGNALS[1][1], "reuse the csv skill", SIGNALS[1][2])) == [(2, 19)]
+
+
+@settings(max_examples=600, deadline=None)
+@given(TEXT)
+def test_pe403_searching_around_tool_names_finds_what_a_full_search_finds(text: str) -> None:
+    assert _spans(tool_prose_matches(text)) == _spans(at_word_starts(TOOL_PROSE, text))

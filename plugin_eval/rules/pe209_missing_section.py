@@ -46,22 +46,26 @@ def _slug(text: str) -> str:
     return re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", text))
 
 
+def _may_point(text: str) -> bool:
+    """Cheap test of a line before the pattern runs: what every pointer must contain."""
+    return (
+        "section" in text
+        or "](#" in text
+        or ("**" in text and ("below" in text or "above" in text))
+    )
+
+
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    lines = {p.line for p in doc.prose if p.block != "heading"}
-    raw = [(n, doc.line_text(n)) for n in sorted(lines)]
-    if not any(("section" in t or "**" in t or "](#" in t) for _, t in raw):
+    lines = sorted({p.line for p in doc.prose if p.block != "heading"})
+    candidates = [(n, t) for n in lines if _may_point(t := doc.line_text(n))]
+    if not candidates:
         return
-    names = [_plain(h.text) for h in doc.headings]
-    slugs = {_slug(h.text) for h in doc.headings}
-    # Repeated headings get -1, -2 … on GitHub.
-    seen: dict[str, int] = {}
-    for h in doc.headings:
-        slug = _slug(h.text)
-        if slug in seen:
-            slugs.add(f"{slug}-{seen[slug]}")
-        seen[slug] = seen.get(slug, 0) + 1
-    for line, text in raw:
+    names: list[str] | None = None
+    slugs: set[str] = set()
+    for line, text in candidates:
         for match in POINTERS.finditer(text):
+            if names is None:  # the headings, compared only when a pointer is found
+                names, slugs = _headings(doc)
             anchor = match.group("anchor")
             if anchor is not None:
                 if anchor.lower() in slugs or _slug(anchor) in slugs:
@@ -79,6 +83,19 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 match.start() + 1,
                 fix="Add the section, or point to the heading as it is written.",
             )
+
+
+def _headings(doc: SkillDocument) -> tuple[list[str], set[str]]:
+    """Each heading as compared with a name, and every anchor GitHub gives the headings
+    (a repeated heading gets -1, -2 …)."""
+    names = [_plain(h.text) for h in doc.headings]
+    slugs: set[str] = set()
+    seen: dict[str, int] = {}
+    for h in doc.headings:
+        slug = _slug(h.text)
+        slugs.add(f"{slug}-{seen[slug]}" if slug in seen else slug)
+        seen[slug] = seen.get(slug, 0) + 1
+    return names, slugs
 
 
 RULE = Rule(

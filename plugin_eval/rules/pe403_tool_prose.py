@@ -10,7 +10,7 @@ from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_TOOLS
-from plugin_eval.textsearch import Columns, at_word_starts
+from plugin_eval.textsearch import Columns
 
 # Matched at word starts (see textsearch.at_word_starts): "the Read tool", not "bathe Read tool".
 # "the Read tool", and an instruction naming a tool by itself: "Use WebFetch to load the
@@ -24,12 +24,47 @@ TOOL_PROSE = re.compile(
 )
 
 
+# A tool's name as a word: where every match of TOOL_PROSE has one.
+_NAME = re.compile(r"\b(?:" + _NAMES + r")\b")
+# How far before a name its phrase can start ("using the ") and after it end (" tool").
+_BEFORE, _AFTER = 16, 16
+
+
+def matches(text: str) -> Iterator[re.Match[str]]:
+    """``at_word_starts(TOOL_PROSE, text)``, searched only around each tool name: the names
+    are rare and found by one scan, where the phrase's many openings are not."""
+    done = 0
+    for name in _NAME.finditer(text):
+        at = max(done, name.start() - _BEFORE)
+        end = min(len(text), name.end() + _AFTER)
+        for match in at_word_starts_in(TOOL_PROSE, text, at, end):
+            if match.start() <= name.start() < match.end():
+                done = match.end()
+                yield match
+                break
+
+
+def at_word_starts_in(
+    regex: re.Pattern[str], text: str, at: int, end: int
+) -> Iterator[re.Match[str]]:
+    """Matches of ``regex`` in ``text[at:end]`` that begin at a word start."""
+    while at <= end:
+        match = regex.search(text, at, end)
+        if match is None:
+            return
+        if match.start() == 0 or not (
+            text[match.start() - 1].isalnum() or text[match.start() - 1] == "_"
+        ):
+            yield match
+        at = match.start() + 1
+
+
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     text = facts.prose_text
     if not any(name in text for name in CLAUDE_TOOLS):
         return
     columns = Columns(doc.line_text)
-    for match in at_word_starts(TOOL_PROSE, text):
+    for match in matches(text):
         line = facts.prose_line(match.start())
         column = columns.find(line, match.group(0))
         yield RULE.finding(f"'{match.group(0)}' assumes Claude Code's tool names", line, column)

@@ -156,7 +156,10 @@ _TEMPLATE_INTRO = re.compile(
 def _template(doc: SkillDocument, block: CodeBlock) -> bool:
     """A block that is the exact shape of the reply: two or more labelled placeholders, right
     after a line that calls it the format, template, contract or output."""
-    if len(_PLACEHOLDER_LINE.findall(block.content)) < 2:
+    content = block.content
+    if ":" not in content or not ("[" in content or "<" in content or "{" in content):
+        return False
+    if len(_PLACEHOLDER_LINE.findall(content)) < 2:
         return False
     line = block.line - 1
     while line > doc.body_start and not doc.line_text(line).strip():
