@@ -8,6 +8,7 @@ import pytest
 
 from plugin_eval.config import Config
 from plugin_eval.engine import score_skill
+from plugin_eval.results import SkillResult
 from tests.conftest import CORPUS_REAL, MakeSkill, codes, score, write_files
 
 HEAD = "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, cleaning column names, or merging CSV files.\n---\n\n"
@@ -120,4 +121,56 @@ def test_a_file_name_shared_by_two_files_names_neither(tmp_path: Path) -> None:
         "exists",
         "'references/b/notes.md' is never linked from SKILL.md, so the model never learns it "
         "exists",
+    ]
+
+
+def _not_reached(result: SkillResult) -> list[tuple[str, str]]:
+    return [(f.code, f.message) for f in result.findings if f.code in ("PE204", "PE208")]
+
+
+def test_many_unlinked_files_of_one_folder_are_one_finding(make_skill: MakeSkill) -> None:
+    files = {f"references/api/r{i}.md": "# R\n" for i in range(5)}
+    result = score(make_skill(HEAD + "# T\n\nSteps.\n", files=files))
+    assert _not_reached(result) == [
+        (
+            "PE204",
+            "5 files under 'references/api/' (r0.md, r1.md, r2.md …) are never linked from "
+            "SKILL.md, so the model never learns they exist",
+        )
+    ]
+
+
+def test_files_an_index_links_or_a_searched_folder_holds_are_reached(
+    make_skill: MakeSkill,
+) -> None:
+    files = {f"references/api/r{i}.md": "# R\n" for i in range(5)}
+    files["references/INDEX.md"] = "# Index\n\n" + "".join(
+        f"- [r{i}](api/r{i}.md)\n" for i in range(3)
+    )
+    files["references/guides/g.md"] = "# G\n"
+    body = (
+        "# T\n\nFind the endpoint in [the index](references/INDEX.md).\n\n"
+        "For anything else, `grep -rl TERM references/api/` and read the hit.\n"
+    )
+    result = score(make_skill(HEAD + body, files=files))
+    assert _not_reached(result) == [
+        (
+            "PE204",
+            "'references/guides/g.md' is never linked from SKILL.md, so the model never "
+            "learns it exists",
+        )
+    ]
+
+
+def test_a_script_a_mentioned_script_uses_is_not_unmentioned(make_skill: MakeSkill) -> None:
+    files = {
+        "scripts/check.py": "from dates import parse\n\nprint(parse('x'))\n",
+        "scripts/dates.py": "def parse(text):\n    return text\n",
+        "scripts/fix.py": "print('fix')\n",
+        "scripts/test_check.py": "def test_it():\n    pass\n",
+    }
+    body = "# T\n\n```bash\npython scripts/check.py in.csv\n```\n"
+    result = score(make_skill(HEAD + body, files=files))
+    assert _not_reached(result) == [
+        ("PE208", "'scripts/fix.py' is never mentioned in SKILL.md, so the model never runs it")
     ]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import posixpath
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, get_args
 
@@ -209,6 +210,26 @@ def _example(example: Example) -> list[str]:
             continue
         out += [f"`{example.folder}/{path}`:", "", "````markdown", content.rstrip("\n"), "````", ""]
     return out
+
+
+# More files of one folder than this are one finding that names the folder and the count.
+ONE_BY_ONE = 3
+
+
+def per_folder(paths: Iterable[str]) -> Iterator[tuple[str, list[str], str | None]]:
+    """The paths grouped by folder, folders in order: each folder, its paths, and, where there
+    are more than ONE_BY_ONE of them, the first few file names to show in one finding (None
+    when each path is reported alone)."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        groups.setdefault(posixpath.dirname(path), []).append(path)
+    for folder, found in sorted(groups.items()):
+        shown = (
+            ", ".join(posixpath.basename(p) for p in found[:ONE_BY_ONE]) + " …"
+            if len(found) > ONE_BY_ONE
+            else None
+        )
+        yield folder, found, shown
 
 
 def field_location(doc: SkillDocument, key: str) -> tuple[int, int]:

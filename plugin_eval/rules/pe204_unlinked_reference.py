@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import Example, Expect, Rule, Setting
+from plugin_eval.rules.base import Example, Expect, Rule, Setting, per_folder
 from plugin_eval.rules.pe201_orphan_reference import BODY
 
 TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
-
-
-# More unlinked files than this in one folder are one finding naming the folder.
-ONE_BY_ONE = 3
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -29,15 +24,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if not candidates:
         return
     reached = facts.reached(candidates)  # files are read only when something is unlinked
-    by_folder: dict[str, list[str]] = {}
-    for path in candidates:
-        if path not in reached:
-            by_folder.setdefault(posixpath.dirname(path), []).append(path)
-    for folder, paths in sorted(by_folder.items()):
-        if len(paths) > ONE_BY_ONE:
-            shown = ", ".join(p.rsplit("/", 1)[-1] for p in paths[:ONE_BY_ONE])
+    for folder, paths, shown in per_folder(p for p in candidates if p not in reached):
+        if shown is not None:
             yield RULE.finding(
-                f"{len(paths):,} files under '{folder}/' ({shown} …) are never linked from "
+                f"{len(paths):,} files under '{folder}/' ({shown}) are never linked from "
                 "SKILL.md, so the model never learns they exist",
                 None,
                 None,

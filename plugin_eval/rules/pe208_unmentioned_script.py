@@ -11,11 +11,10 @@ from plugin_eval.analysis import Facts, written
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import Example, Expect, Rule, Setting
+from plugin_eval.rules.base import Example, Expect, Rule, Setting, per_folder
 from plugin_eval.walk import read_file
 
 SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".r", ".ps1")
-ONE_BY_ONE = 3
 # `_private.py`, `__init__.py`, `test_x.py`, `x_test.py`, `x.test.js`, `x.spec.ts`.
 _TEST = re.compile(r"/(?:_|test_)|[_.](?:test|spec)\.[a-z0-9]+$", re.IGNORECASE)
 HEAD = (
@@ -48,15 +47,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         return
     # A helper a mentioned script imports or calls is used through it.
     used = _named_by(doc, [f for f in scripts if f not in unreached], unreached)
-    by_folder: dict[str, list[str]] = {}
-    for f in unreached:
-        if f not in used:
-            by_folder.setdefault(posixpath.dirname(f), []).append(f)
-    for folder, paths in sorted(by_folder.items()):
-        if len(paths) > ONE_BY_ONE:
-            shown = ", ".join(posixpath.basename(p) for p in paths[:ONE_BY_ONE])
+    for folder, paths, shown in per_folder(f for f in unreached if f not in used):
+        if shown is not None:
             yield RULE.finding(
-                f"{len(paths):,} scripts under '{folder}/' ({shown} …) are never mentioned in "
+                f"{len(paths):,} scripts under '{folder}/' ({shown}) are never mentioned in "
                 "SKILL.md, so the model never runs them",
                 fix=f"Say in SKILL.md when to run each script in '{folder}/' and what it prints, "
                 "or remove the ones no step needs.",
