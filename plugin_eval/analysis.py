@@ -16,6 +16,7 @@ from urllib.parse import unquote
 
 from plugin_eval import budgets
 from plugin_eval.document import (
+    SKILL_FILE,
     Heading,
     SkillDocument,
     is_external,
@@ -33,7 +34,9 @@ DIRECTIVE = re.compile(r"\b(?:MUST|NEVER|ALWAYS)\b")
 # A file name as written in text: a stem and an extension, with no path before it.
 _FILE_NAME = re.compile(r"(?<![\w/.-])[\w.-]+\.[A-Za-z0-9]{1,8}(?![\w/])")
 _SEARCHED_ONE_BY_ONE = 64
-_DETAIL_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
+# Files that hold a skill's detail in words, and those of them that are Markdown.
+TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
+MARKDOWN_SUFFIXES = (".md", ".markdown")
 _PACKAGE_FILES = frozenset({"README", "LICENSE", "LICENCE", "CHANGELOG", "NOTICE"})
 # Ways a body tells the model to search a folder, and a folder path as written ("docs/api/").
 _SEARCH = re.compile(
@@ -207,12 +210,14 @@ class Facts:
         # are looked for: few, so each is one search in C, not a pass of a regex per skill.
         # Names are compared without letter case: "see FORMS.md" names forms.md (on a
         # case-sensitive file system the model then misses it; PE201 reports such links).
-        text = self.doc.text.casefold()
         files = self.doc.listing.files
+        candidates = [
+            f for f in files if f not in named and f not in self.linked_files and f != SKILL_FILE
+        ]
+        text = self.doc.text.casefold() if candidates else ""
         by_name: dict[str, list[str]] = {}
         for f in files:
             by_name.setdefault(f.rsplit("/", 1)[-1].casefold(), []).append(f)
-        candidates = [f for f in files if f not in named and f not in self.linked_files]
         if len(candidates) > _SEARCHED_ONE_BY_ONE:
             found_names = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
             is_written: Callable[[str], bool] = found_names.__contains__
@@ -238,8 +243,8 @@ class Facts:
         return tuple(
             f
             for f in self.doc.listing.files
-            if f.lower().endswith(_DETAIL_SUFFIXES)
-            and f != "SKILL.md"
+            if f.lower().endswith(TEXT_SUFFIXES)
+            and f != SKILL_FILE
             and posixpath.basename(f).split(".")[0].upper() not in _PACKAGE_FILES
         )
 
@@ -276,7 +281,7 @@ class Facts:
         """The Markdown files SKILL.md links or names (the first few, each up to a cap), as
         read: what they point at is reached through them. Parsed only where needed."""
         out: dict[str, bytes] = {}
-        wanted = sorted(f for f in self.mentioned_files if f.lower().endswith((".md", ".markdown")))
+        wanted = sorted(f for f in self.mentioned_files if f.lower().endswith(MARKDOWN_SUFFIXES))
         for rel in wanted[: budgets.LINKED_FILES_READ]:
             try:
                 out[rel] = read_file(self.doc.folder / rel, budgets.LINKED_FILE_BYTES)

@@ -36,13 +36,17 @@ def from_starts(
             end = match.end() if match.end() > at else at + 1
 
 
-def at_word_starts(regex: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-    """``re.compile(r"\\b" + regex.pattern).finditer(text)`` for a regex whose matches begin
-    with a word character: searched without the ``\\b``, which lets ``re`` skip ahead by the
-    first character, and a match not at a word start is retried one character later."""
-    at, size = 0, len(text)
+def at_word_starts(
+    regex: re.Pattern[str], text: str, pos: int = 0, endpos: int | None = None
+) -> Iterator[re.Match[str]]:
+    """``re.compile(r"\\b" + regex.pattern).finditer(text, pos, endpos)`` for a regex whose
+    matches begin with a word character: searched without the ``\\b``, which lets ``re`` skip
+    ahead by the first character, and a match not at a word start is retried one character
+    later."""
+    size = len(text) if endpos is None else endpos
+    at = pos
     while at <= size:
-        match = regex.search(text, at)
+        match = regex.search(text, at, size)
         if match is None:
             return
         begin = match.start()

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from plugin_eval.analysis import Facts
+from plugin_eval.analysis import TEXT_SUFFIXES, Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, Rule, Setting, per_folder
 from plugin_eval.rules.pe201_orphan_reference import BODY
-
-TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:

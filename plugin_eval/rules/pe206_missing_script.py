@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, Rule
+from plugin_eval.textsearch import Columns
 
 HEAD = (
     "---\nname: example-skill\ndescription: Validates CSV exports. Use when checking column "
@@ -22,7 +23,6 @@ SCRIPT = "import sys\n\nprint(sys.argv[1])\n"
 # A path under scripts/ in code, optionally after a prefix naming the skill's folder
 # (${CLAUDE_SKILL_DIR}/, {baseDir}/): the way a body tells the model to run a script.
 # `./scripts/` is relative to the working directory, which is the user's project.
-_Column = Callable[[int, str], int]
 SKILL_DIR = r"(?:\$\{?CLAUDE_SKILL_DIR\}?/|\{baseDir\}/|<skill[-_ ]?dir>/)"
 SCRIPT_PATH = re.compile(
     r"(?<![\w/.$-])(?P<prefix>" + SKILL_DIR + r")?(?P<path>scripts/[\w.-]+(?:/[\w.-]+)*)"
@@ -38,16 +38,20 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     listing = doc.listing
     own_scripts = listing.has_dir("scripts")
     seen: set[str] = set()
-    for text, line, column_of in _code(doc):
+    columns = Columns(doc.line_text)
+    for text, line in _code(doc):
+        at_line, counted = line, 0
         for match in SCRIPT_PATH.finditer(text):
+            # Lines counted from the last match on: one pass over the block, not one each.
+            at_line += text.count("\n", counted, match.start())
+            counted = match.start()
             path = posixpath.normpath(match.group("path").rstrip("."))
             if path in seen or path in listing.files or listing.has_dir(path):
                 continue
             if not (own_scripts or match.group("prefix")):
                 continue  # no scripts/ folder here: it may be the project's own scripts/
             seen.add(path)
-            at_line = line + text.count("\n", 0, match.start())
-            column = column_of(at_line, match.group(0))
+            column = columns.find(at_line, match.group(0))
             near = [f for f in listing.under("scripts") if f.startswith(path + ".")]
             if len(near) == 1:
                 yield RULE.finding(
@@ -65,22 +69,17 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 )
 
 
-def _code(doc: SkillDocument) -> Iterator[tuple[str, int, _Column]]:
+def _code(doc: SkillDocument) -> Iterator[tuple[str, int]]:
     """Code the model may run: fenced and indented blocks, then code spans; each with the line
-    its text starts on and a way to find a column."""
-
-    def column(line: int, found: str) -> int:
-        at = doc.line_text(line).find(found)
-        return at + 1 if at >= 0 else 1
-
+    its text starts on."""
     for block in doc.code_blocks:
         if "scripts/" in block.content:
-            yield block.content, block.line + (1 if block.fenced else 0), column
+            yield block.content, block.line + (1 if block.fenced else 0)
     for span in doc.inline_code:
         # A span that is only a path names a file ("`scripts/rotate.py` for rotation"); one
         # that runs it starts with an interpreter or the skill's folder.
         if "scripts/" in span.text and COMMAND.match(span.text):
-            yield span.text, span.line, column
+            yield span.text, span.line
 
 
 RULE = Rule(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from plugin_eval.analysis import Facts
+from plugin_eval.analysis import MARKDOWN_SUFFIXES, Facts
 from plugin_eval.document import SKILL_FILE, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
@@ -21,9 +21,10 @@ SHOWN = 3
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    texts = (".md", ".markdown")
     direct = facts.mentioned_files | {SKILL_FILE}
-    candidates = [f for f in doc.listing.files if f.lower().endswith(texts) and f not in direct]
+    candidates = [
+        f for f in doc.listing.files if f.lower().endswith(MARKDOWN_SUFFIXES) and f not in direct
+    ]
     if not candidates:
         return
     lines = {r.path: (r.line, r.column) for r in reversed(facts.references)}

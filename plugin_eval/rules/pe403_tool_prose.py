@@ -10,7 +10,7 @@ from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_TOOLS
-from plugin_eval.textsearch import Columns
+from plugin_eval.textsearch import Columns, at_word_starts
 
 # Matched at word starts (see textsearch.at_word_starts): "the Read tool", not "bathe Read tool".
 # "the Read tool", and an instruction naming a tool by itself: "Use WebFetch to load the
@@ -37,26 +37,11 @@ def matches(text: str) -> Iterator[re.Match[str]]:
     for name in _NAME.finditer(text):
         at = max(done, name.start() - _BEFORE)
         end = min(len(text), name.end() + _AFTER)
-        for match in at_word_starts_in(TOOL_PROSE, text, at, end):
+        for match in at_word_starts(TOOL_PROSE, text, at, end):
             if match.start() <= name.start() < match.end():
                 done = match.end()
                 yield match
                 break
-
-
-def at_word_starts_in(
-    regex: re.Pattern[str], text: str, at: int, end: int
-) -> Iterator[re.Match[str]]:
-    """Matches of ``regex`` in ``text[at:end]`` that begin at a word start."""
-    while at <= end:
-        match = regex.search(text, at, end)
-        if match is None:
-            return
-        if match.start() == 0 or not (
-            text[match.start() - 1].isalnum() or text[match.start() - 1] == "_"
-        ):
-            yield match
-        at = match.start() + 1
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
