@@ -48,10 +48,17 @@ _FOLDER_PATH = re.compile(r"(?<![\w/.-])(?:\./)?[\w.-]+(?:/[\w.-]+)*(?=/|\b)")
 
 
 def written(name: str, text: str) -> bool:
-    """``name`` occurs in ``text`` as a whole file name or path (not inside a longer one)."""
-    if name not in text:
-        return False
-    return re.search(r"(?<![\w/.-])" + re.escape(name) + r"(?![\w/])", text) is not None
+    """``name`` occurs in ``text`` as a whole file name or path (not inside a longer one):
+    neither a word character, '/', '.' nor '-' before it, nor a word character or '/' after.
+    (A word character is what the regex ``\\w`` matches: ``isalnum()`` or '_'.)"""
+    at = text.find(name)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + len(name) : at + len(name) + 1] or " "
+        if not (before.isalnum() or before in "_/.-") and not (after.isalnum() or after in "_/"):
+            return True
+        at = text.find(name, at + 1)
+    return False
 
 
 _FILE_PATH = re.compile(r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,8}(?![\w/])")

@@ -170,7 +170,7 @@ def score_paths(
     """Score every skill and plugin the paths name; one that crashes is a failure, not an end."""
     config = config or Config()
     try:
-        check_depth(depth)
+        check_depth(depth, monte_carlo)
     except DepthUnavailable as err:
         raise UsageError(str(err)) from None
     if monte_carlo is not None:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
-from rich.console import Console
 
 from plugin_eval import __version__, api
 from plugin_eval.report.formats import RenderOptions, Subject, names
@@ -20,6 +19,8 @@ from plugin_eval.report.neutral import command_free, terminal, visible
 from plugin_eval.vocabulary import Depth
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     BatchFormat = str
     ListFormat = str
 else:  # the choices of --output come from the one table of formats
@@ -80,8 +81,108 @@ Debug = Annotated[
     ),
 ]
 
+MODEL = "Model layers: the judge (--depth standard and deeper) and Monte Carlo"
+Runs = Annotated[
+    int | None,
+    typer.Option(min=1, help="Runs (default: deep 50, thorough 100).", rich_help_panel=MC),
+]
+BackendOption = Annotated[
+    str | None,
+    typer.Option(
+        "--backend",
+        help="offline (default: a lexical router, a simulation; no key, no network; no judge), "
+        "anthropic or openai.",
+        rich_help_panel=MODEL,
+    ),
+]
+ModelOption = Annotated[
+    str | None, typer.Option("--model", help="Model name.", rich_help_panel=MODEL)
+]
+BaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--base-url", help="API endpoint, e.g. any OpenAI-compatible server.", rich_help_panel=MODEL
+    ),
+]
+Concurrency = Annotated[
+    int | None,
+    typer.Option(
+        "--concurrency", min=1, max=64, help="Calls in flight (default 4).", rich_help_panel=MODEL
+    ),
+]
+Timeout = Annotated[
+    float | None,
+    typer.Option("--timeout", min=1, help="Seconds per call (default 60).", rich_help_panel=MODEL),
+]
+NoCache = Annotated[
+    bool,
+    typer.Option(
+        "--no-cache",
+        help="Bypass every cache this command uses (today: the model response cache).",
+        rich_help_panel=MODEL,
+    ),
+]
+MaxCost = Annotated[
+    float | None,
+    typer.Option(
+        "--max-cost",
+        min=0,
+        help="Stop at this many USD (judge first); results marked partial.",
+        rich_help_panel=MODEL,
+    ),
+]
+Price = Annotated[
+    str | None,
+    typer.Option("--price", help="USD per million tokens IN,OUT, e.g. 1,5.", rich_help_panel=MODEL),
+]
+Judges = Annotated[
+    int | None,
+    typer.Option(
+        "--judges",
+        help="Independent judgements per skill (default 3).",
+        rich_help_panel=MODEL,
+    ),
+]
+JudgeModels = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--judge-model",
+        help="A model for the judges, taken in turn (repeatable; default: --model).",
+        rich_help_panel=MODEL,
+    ),
+]
+CiWidth = Annotated[
+    float | None,
+    typer.Option(
+        "--ci-width",
+        min=0,
+        max=1,
+        help="Stop once every interval is narrower than this.",
+        rich_help_panel=MC,
+    ),
+]
+Against = Annotated[
+    Path | None,
+    typer.Option(
+        "--against",
+        help="Distractors: the skills under this folder, not the siblings.",
+        rich_help_panel=MC,
+    ),
+]
+SaveEvals = Annotated[
+    Path | None,
+    typer.Option(
+        "--save-evals",
+        help="Write the prompts used (.json skill-creator, .yaml cases).",
+        rich_help_panel=MC,
+    ),
+]
+
 
 def _err() -> Console:
+    """A Rich console on stderr (Rich is imported here: a run with nothing to say needs none)."""
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)
 
 
@@ -172,7 +273,11 @@ def _emit(
     colour, when it is one), and to each --output-file."""
     options = options or RenderOptions()
     terminal = sys.stdout is not None and sys.stdout.isatty()
-    shown = replace(options, width=Console().width, colour=True) if terminal else options
+    shown = options
+    if terminal:
+        from rich.console import Console
+
+        shown = replace(options, width=Console().width, colour=True)
     _write(api.render(data, output, subject, shown))
     for name, path in files:
         text = api.render(data, name, subject, options)
@@ -232,7 +337,10 @@ def score(
     ] = None,
     depth: Annotated[
         Depth,
-        typer.Option(help="quick: static layer; deep, thorough: + Monte Carlo (50, 100 runs)."),
+        typer.Option(
+            help="quick: static layer; standard: + judge; deep, thorough: + judge and Monte "
+            "Carlo (50, 100 runs)."
+        ),
     ] = Depth.QUICK,
     output: Annotated[BatchFormat, typer.Option("--output", "-o", help="Output format.")] = "text",
     output_file: OutputFiles = None,
@@ -245,6 +353,19 @@ def score(
     ] = None,
     explain: Annotated[
         bool, typer.Option(help="Show the evidence behind every sub-score.")
+    ] = False,
+    statistics: Annotated[
+        bool,
+        typer.Option(
+            "--statistics",
+            help="Text output: one line per rule code with its count, instead of the report.",
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="Text output: the findings only, no score tables or summary."
+        ),
     ] = False,
     select: Annotated[
         list[str] | None,
@@ -266,73 +387,25 @@ def score(
         ),
     ] = False,
     debug: Debug = False,
-    runs: Annotated[
-        int | None,
-        typer.Option(min=1, help="Runs (default: deep 50, thorough 100).", rich_help_panel=MC),
-    ] = None,
-    backend: Annotated[
-        str | None,
-        typer.Option(
-            help="offline (default: a lexical router, a simulation; no key, no network), "
-            "anthropic or openai.",
-            rich_help_panel=MC,
-        ),
-    ] = None,
-    model: Annotated[str | None, typer.Option(help="Model name.", rich_help_panel=MC)] = None,
-    base_url: Annotated[
-        str | None,
-        typer.Option(help="API endpoint, e.g. any OpenAI-compatible server.", rich_help_panel=MC),
-    ] = None,
-    concurrency: Annotated[
-        int | None,
-        typer.Option(min=1, max=64, help="Calls in flight (default 4).", rich_help_panel=MC),
-    ] = None,
-    timeout: Annotated[
-        float | None,
-        typer.Option(min=1, help="Seconds per call (default 60).", rich_help_panel=MC),
-    ] = None,
-    no_cache: Annotated[
-        bool,
-        typer.Option(
-            "--no-cache",
-            help="Bypass every cache this command uses (today: the model response cache).",
-            rich_help_panel=MC,
-        ),
-    ] = False,
-    max_cost: Annotated[
-        float | None,
-        typer.Option(
-            min=0, help="Stop at this many USD; results marked partial.", rich_help_panel=MC
-        ),
-    ] = None,
-    price: Annotated[
-        str | None,
-        typer.Option(help="USD per million tokens IN,OUT, e.g. 1,5.", rich_help_panel=MC),
-    ] = None,
-    ci_width: Annotated[
-        float | None,
-        typer.Option(
-            min=0, max=1, help="Stop once every interval is narrower than this.", rich_help_panel=MC
-        ),
-    ] = None,
-    against: Annotated[
-        Path | None,
-        typer.Option(
-            help="Distractors: the skills under this folder, not the siblings.", rich_help_panel=MC
-        ),
-    ] = None,
-    save_evals: Annotated[
-        Path | None,
-        typer.Option(
-            help="Write the prompts used (.json skill-creator, .yaml cases).", rich_help_panel=MC
-        ),
-    ] = None,
+    runs: Runs = None,
+    backend: BackendOption = None,
+    model: ModelOption = None,
+    base_url: BaseUrl = None,
+    concurrency: Concurrency = None,
+    timeout: Timeout = None,
+    no_cache: NoCache = False,
+    max_cost: MaxCost = None,
+    price: Price = None,
+    judges: Judges = None,
+    judge_model: JudgeModels = None,
+    ci_width: CiWidth = None,
+    against: Against = None,
+    save_evals: SaveEvals = None,
 ) -> None:
     """Score skills and list what to fix."""
     _debug(debug)
     paths = paths or [Path(".")]
     files = _files(output_file, "batch")
-    stderr = _err()
     from plugin_eval.montecarlo.settings import BACKENDS, OptionError, from_options
 
     try:
@@ -354,6 +427,8 @@ def score(
                 against=against,
                 save_evals=save_evals,
                 progress=sys.stderr.isatty(),
+                judges=judges,
+                judge_models=tuple(judge_model or ()),
             )
         except OptionError as err:
             raise api.UsageError(str(err)) from None
@@ -374,15 +449,18 @@ def score(
         batch = api.score_paths(paths, config, depth, monte_carlo, allow_empty=allow_empty)
     except api.UsageError as err:
         raise _usage(str(err)) from None
-    for note in batch.notes:
-        stderr.print(f"[yellow]note:[/] {terminal(note)}")
-    for failure in batch.failures:
-        stderr.print(
-            f"[bold red]error:[/] {terminal(failure.path)}: could not be scored: "
-            f"{terminal(failure.error)}"
-        )
+    if batch.notes or batch.failures:
+        stderr = _err()
+        for note in batch.notes:
+            stderr.print(f"[yellow]note:[/] {terminal(note)}")
+        for failure in batch.failures:
+            stderr.print(
+                f"[bold red]error:[/] {terminal(failure.path)}: could not be scored: "
+                f"{terminal(failure.error)}"
+            )
     verdict = api.verdict(batch, config)
-    _emit(batch, "batch", output, files, RenderOptions(explain=explain, verdict=verdict))
+    options = RenderOptions(explain=explain, verdict=verdict, statistics=statistics, quiet=quiet)
+    _emit(batch, "batch", output, files, options)
     raise typer.Exit(api.EXIT_FAIL if verdict.failed else api.EXIT_OK)
 
 
@@ -473,6 +551,16 @@ def report_command(
     ),
     sarif: Annotated[bool, typer.Option(help="Also write summary.sarif (SARIF 2.1.0).")] = False,
     html: Annotated[bool, typer.Option(help="Also write report.html.")] = False,
+    statistics: Annotated[
+        bool,
+        typer.Option(
+            "--statistics",
+            help="Print one line per rule code with its count over every item.",
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print no summary line (scored N items …).")
+    ] = False,
     config_file: ConfigFile = None,
     isolated: Isolated = False,
     exclude: Exclude = None,
@@ -517,10 +605,15 @@ def report_command(
     cache_text = (
         "cache off" if no_cache else f"cache {stats.cache_hits} hits, {stats.cache_misses} misses"
     )
-    stderr.print(
-        f"scored {stats.items} items ({stats.plugins} plugins, {stats.skills} loose skills) in "
-        f"{time.perf_counter() - started:.1f} s · {cache_text} · wrote {terminal(str(out))}"
-    )
+    if statistics:
+        from plugin_eval.report.text import render_tree_statistics
+
+        _write(render_tree_statistics(run.out, run.rows, RenderOptions(statistics=True)))
+    if not quiet:
+        stderr.print(
+            f"scored {stats.items} items ({stats.plugins} plugins, {stats.skills} loose skills) "
+            f"in {time.perf_counter() - started:.1f} s · {cache_text} · wrote {terminal(str(out))}"
+        )
     run.rows.close()
     raise typer.Exit(api.EXIT_FAIL if stats.errored else api.EXIT_OK)
 

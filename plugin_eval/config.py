@@ -22,7 +22,7 @@ class ConfigError(Exception):
 
 
 class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     select: list[str] | None = None
     ignore: list[str] = Field(default_factory=list)

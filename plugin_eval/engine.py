@@ -35,7 +35,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("plugin_eval")
 
 # The layers this version has; a depth naming another one reports it as not run.
-BUILT_LAYERS = frozenset({Layer.STATIC, Layer.MONTE_CARLO})
+BUILT_LAYERS = frozenset({Layer.STATIC, Layer.JUDGE, Layer.MONTE_CARLO})
+NEEDS_A_MODEL = (
+    "the judge needs a model: add --backend anthropic (with ANTHROPIC_API_KEY) or --backend "
+    "openai (with OPENAI_API_KEY, or --base-url URL for any OpenAI-compatible server)"
+)
+# The code of the rule that finds text addressed to evaluators (rules/pe306_*).
+EVALUATOR_DIRECTED = "PE306"
 
 R = TypeVar("R", bound=RuleDoc)
 
@@ -48,8 +54,15 @@ def missing_layers(depth: Depth) -> tuple[Layer, ...]:
     return tuple(layer for layer in comp.DEPTHS[depth] if layer not in BUILT_LAYERS)
 
 
-def check_depth(depth: Depth) -> None:
-    """A depth runs when a layer it adds to the static one exists; the rest are reported."""
+def check_depth(depth: Depth, settings: MonteCarloSettings | None = None) -> None:
+    """A depth runs when a layer it adds to the static one can run; the rest are reported.
+
+    Offline there is no judge, so `standard`, which adds only the judge, cannot run."""
+    if depth is Depth.STANDARD and (settings is None or settings.backend == "offline"):
+        raise DepthUnavailable(
+            f"--depth standard adds the judge layer to the static one, and {NEEDS_A_MODEL}; "
+            "offline, use --depth quick (static) or deep (static and simulated routing)"
+        )
     missing = missing_layers(depth)
     if missing and all(layer in missing for layer in comp.DEPTHS[depth] if layer != "static"):
         raise DepthUnavailable(
@@ -208,9 +221,11 @@ def score_skill(
     depth: Depth = Depth.QUICK,
     monte_carlo: MonteCarloSettings | None = None,
 ) -> SkillResult:
-    """Score one skill; deep and thorough add the Monte Carlo layer when given its settings."""
-    check_depth(depth)
-    if Layer.MONTE_CARLO not in comp.DEPTHS[depth]:
+    """Score one skill; standard adds the judge, deep and thorough the judge and Monte Carlo
+    (``settings`` say with which backend: offline, the judge does not run)."""
+    check_depth(depth, monte_carlo)
+    layers = comp.DEPTHS[depth]
+    if layers == (Layer.STATIC,):
         with collection_paused():
             # The document is freed before collection resumes, so no collection walks it.
             return score_document(parse_skill(folder), config, display_path, depth)
@@ -223,13 +238,56 @@ def score_skill(
         "names it); its dimensions come from the other layers alone"
         for layer in missing
     )
-    if monte_carlo is None:
-        outcome = not_run(Layer.MONTE_CARLO, "no settings were given for it")
-    else:
-        from plugin_eval.montecarlo.layer import run_layer  # scipy and the SDKs load only here
+    settings = monte_carlo
+    outcomes: list[LayerOutcome] = []
+    if Layer.JUDGE in layers:
+        if settings is None or settings.backend == "offline":
+            outcomes.append(not_run(Layer.JUDGE, NEEDS_A_MODEL))
+        else:
+            from plugin_eval.judge.layer import run_judge  # the SDKs and scipy load here
 
-        outcome = run_layer(doc, result.path, monte_carlo)
-    return with_outcomes(result, (outcome,), missing, notes)
+            values = {n: s.score for n, s in result.subscores.items()}
+            addressed = [f for f in result.findings if f.code == EVALUATOR_DIRECTED]
+            caveat = (
+                f"the skill addresses evaluators ({EVALUATOR_DIRECTED}, line {addressed[0].line})"
+                if addressed
+                else None
+            )
+            judged = run_judge(doc, settings, static_dimensions(values), caveat)
+            outcomes.append(judged)
+            spent = judged.judge.usage.cost_usd if judged.judge is not None else None
+            if settings.max_cost is not None and spent:
+                settings = replace(settings, max_cost=max(0.0, settings.max_cost - spent))
+    if Layer.MONTE_CARLO in layers:
+        if settings is None:
+            outcomes.append(not_run(Layer.MONTE_CARLO, "no settings were given for it"))
+        elif settings.max_cost is not None and settings.max_cost <= 0:
+            outcomes.append(
+                not_run(Layer.MONTE_CARLO, "--max-cost was spent by the judge before it started")
+            )
+        else:
+            from plugin_eval.montecarlo.layer import run_layer  # scipy and the SDKs load here
+
+            outcomes.append(run_layer(doc, result.path, settings))
+    return with_outcomes(result, outcomes, missing, notes)
+
+
+def confidence(outcomes: Sequence[LayerOutcome]) -> str:
+    """The label for what the layers measured (see composite.ESTIMATED and the rest)."""
+    from plugin_eval.montecarlo.settings import DEPTH_RUNS
+
+    judged = any(o.layer is Layer.JUDGE and o.ran for o in outcomes)
+    routing = next((o.monte_carlo for o in outcomes if o.ran and o.monte_carlo), None)
+    if judged and routing is not None and not routing.simulated:
+        if routing.runs >= DEPTH_RUNS[Depth.THOROUGH]:
+            return comp.CERTIFIED_PLUS
+        if routing.runs >= DEPTH_RUNS[Depth.DEEP]:
+            return comp.CERTIFIED
+    if judged:
+        return comp.ASSESSED
+    if routing is not None and routing.simulated:
+        return comp.SIMULATED
+    return comp.ESTIMATED
 
 
 def not_run(layer: Layer, why: str) -> LayerOutcome:
@@ -248,9 +306,10 @@ def with_outcomes(
 ) -> SkillResult:
     """The static result with the layers' outcomes blended into its composite."""
     static = static_dimensions({n: s.score for n, s in result.subscores.items()})
+    blended = assemble(static, outcomes, len(result.anti_patterns))
     return replace(
         result,
-        composite=assemble(static, outcomes, len(result.anti_patterns)),
+        composite=replace(blended, confidence=confidence(outcomes)),
         layers_not_run=(*missing, *(o.layer for o in outcomes if not o.ran)),
         notes=(*notes, *(n for o in outcomes for n in o.notes)),
         outcomes=tuple(outcomes),

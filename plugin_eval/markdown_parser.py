@@ -38,8 +38,9 @@ _STARTS = {
     "html_block": frozenset("<"),
     "heading": frozenset("#"),
 }
-# A table's second line is its delimiter row, starting with |, - or :.
-_DELIMITER_STARTS = frozenset("|-:")
+# A table's second line is its delimiter row: |, - or : and then only those, spaces and tabs,
+# its second character not a space when the first is '-' (the table rule's own first test).
+_DELIMITER_ROW = re.compile(r"(?!-[ \t])[|:-][|:\t -]+")
 
 
 def _table_guard(rule: BlockRule) -> BlockRule:
@@ -48,7 +49,7 @@ def _table_guard(rule: BlockRule) -> BlockRule:
         if following >= end:
             return False
         at = state.bMarks[following] + state.tShift[following]
-        if state.src[at : at + 1] not in _DELIMITER_STARTS:
+        if _DELIMITER_ROW.fullmatch(state.src, at, state.eMarks[following]) is None:
             return False
         return rule(state, start, end, silent)
 

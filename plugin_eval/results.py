@@ -16,7 +16,8 @@ from plugin_eval.findings import Finding
 from plugin_eval.scoring.composite import CompositeResult
 from plugin_eval.vocabulary import Depth, Kind, Layer
 
-if TYPE_CHECKING:  # a quick run never loads the Monte Carlo layer's types
+if TYPE_CHECKING:  # a quick run never loads the model layers' types
+    from plugin_eval.judge.results import JudgeResult
     from plugin_eval.montecarlo.results import MonteCarloResult
 
 
@@ -39,6 +40,7 @@ class LayerOutcome:
     # them into the composite's interval.
     resamples: tuple[Mapping[str, float], ...] = ()
     monte_carlo: MonteCarloResult | None = None
+    judge: JudgeResult | None = None
 
     @property
     def ran(self) -> bool:
@@ -67,6 +69,10 @@ class SkillResult:
     @property
     def monte_carlo(self) -> MonteCarloResult | None:
         return next((o.monte_carlo for o in self.outcomes if o.monte_carlo is not None), None)
+
+    @property
+    def judge(self) -> JudgeResult | None:
+        return next((o.judge for o in self.outcomes if o.judge is not None), None)
 
 
 @dataclass(frozen=True)

@@ -83,8 +83,13 @@ PRECEDENCE_CEILING = 0.39
 _QUANTIFIER = re.compile(r"\b(?:any|all|every|anything|everything|whatever)\b", re.IGNORECASE)
 # Technical terms: words a router can match on that ordinary prose does not contain. A word
 # counts when its form marks it (an inner capital, a digit, an inner '/', '.', '+' or '#', all
-# capitals) or when it is capitalised away from the start of a sentence (a product name).
-_TERM = re.compile(r"(?<![\w`])(?:[A-Za-z0-9][\w+#.-]*(?:/[\w+#.-]+)*)(?![\w`])|`[^`\n]{1,60}`")
+# capitals) or when it is capitalised away from the start of a sentence (a product name). A
+# word with none of the characters any of those needs (a capital, a digit, '/', '.', '+',
+# '#', or any letter outside ASCII) is passed over by the lookahead, in the regex engine.
+_TERM = re.compile(
+    r"(?<![\w`])(?=[\w+#./-]*[A-Z0-9/.+#\x80-\U0010ffff])"
+    r"(?:[A-Za-z0-9][\w+#.-]*(?:/[\w+#.-]+)*)(?![\w`])|`[^`\n]{1,60}`"
+)
 
 _SENTENCE_END = re.compile(
     r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]"

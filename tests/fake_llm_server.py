@@ -8,6 +8,12 @@ closest to the user's message. Tests start it on 127.0.0.1 with an ephemeral por
 (429 with retry-after, 500, malformed bodies) are queued with ``fail_next``. ``echo`` makes it
 a hostile endpoint that puts (a piece of) the API key each request carried into its replies.
 
+A request forcing the judge's ``record_judgement`` tool is a judge call: it is kept apart
+(``judge_requests``), never takes a fault queued for the other calls, and gets ``VERDICT``
+with a quote cut from the fenced skill, unless ``judge_fail_next`` queued a misbehaviour for
+it (an HTTP status, a reply that fails the schema, an invented quote, a band and score that
+disagree, a refusal, a reply too slow for the client, or a band shifted up).
+
 Run it for a demo: ``python -m tests.fake_llm_server --port 0`` prints its URLs.
 """
 
@@ -17,8 +23,10 @@ import argparse
 import json
 import re
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
@@ -30,6 +38,55 @@ _STOP = frozenset(
     "each every over under none".split()
 )
 GENERATE_TOOL = "write_eval_prompts"
+JUDGE_TOOL = "record_judgement"
+# The test server's judgement: (band, score) per dimension, the same from every judge.
+VERDICT = {
+    "triggering_accuracy": (3, 0.72),
+    "orchestration_fitness": (2, 0.5),
+    "output_quality": (3, 0.65),
+    "scope_calibration": (4, 0.85),
+}
+JudgeFaultKind = Literal[
+    "status", "bad_schema", "fake_quote", "band_mismatch", "refusal", "slow", "shift"
+]
+
+
+@dataclass(frozen=True)
+class JudgeFault:
+    kind: JudgeFaultKind
+    status: int = 429
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    dimension: str = "output_quality"
+
+
+def judge(user: str, fault: JudgeFault | None = None) -> dict[str, Any]:
+    """The judge tool's arguments for the fenced skill in ``user``."""
+    fenced = re.search(r"<<<(SKILL-[0-9a-f]+)\n(.*)\n\1>>>", user, re.S)
+    skill = fenced.group(2) if fenced else ""
+    lines = [
+        line.strip()
+        for line in skill.splitlines()
+        if len(line.split()) >= 3 and not line.startswith(("===", "---", "- "))
+    ]
+    quote = lines[0][:80] if lines else "no text"
+    out: dict[str, Any] = {
+        name: {"band": band, "score": score, "evidence": [quote], "reason": "fake verdict"}
+        for name, (band, score) in VERDICT.items()
+    }
+    if fault is None:
+        return out
+    target = out[fault.dimension]
+    if fault.kind == "bad_schema":
+        target["band"] = "high"
+    elif fault.kind == "fake_quote":
+        target["evidence"] = [quote, "a sentence the skill never wrote"]
+    elif fault.kind == "band_mismatch":
+        target["score"] = 0.95 if target["band"] < 4 else 0.1
+    elif fault.kind == "shift":
+        band, score = VERDICT[fault.dimension]
+        target["band"], target["score"] = band + 1, round(min(1.0, score + 0.2), 2)
+    return out
 
 
 def words(text: str) -> set[str]:
@@ -99,6 +156,8 @@ class FakeLLM:
     requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     faults: deque[Fault] = field(default_factory=deque)
+    judge_requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    judge_faults: deque[JudgeFault] = field(default_factory=deque)
     echo: Echo | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     server: ThreadingHTTPServer | None = None
@@ -136,6 +195,8 @@ class FakeLLM:
             self.requests.clear()
             self.headers.clear()
             self.faults.clear()
+            self.judge_requests.clear()
+            self.judge_faults.clear()
             self.echo = None
 
     def fail_next(
@@ -150,6 +211,71 @@ class FakeLLM:
         with self.lock:
             for _ in range(times):
                 self.faults.append(Fault(status, payload, dict(headers or {})))
+
+    def judge_fail_next(self, *faults: JudgeFault) -> None:
+        """The next judge calls misbehave as given, one fault each, in order."""
+        with self.lock:
+            self.judge_faults.extend(faults)
+
+
+def _forced(body: dict[str, Any]) -> str | None:
+    """The tool a request forces, in either wire format."""
+    choice = body.get("tool_choice")
+    if not isinstance(choice, dict):
+        return None
+    if choice.get("type") == "tool":
+        name = choice.get("name")
+    else:
+        name = choice.get("function", {}).get("name")
+    return name if isinstance(name, str) else None
+
+
+def _judge_reply(path: str, body: dict[str, Any], fault: JudgeFault | None) -> dict[str, Any]:
+    messages = body.get("messages", [])
+    user = _text(messages[-1]["content"]) if messages else ""
+    said = "I cannot judge this skill." if fault and fault.kind == "refusal" else ""
+    arguments = None if said else judge(user, fault)
+    tokens = {
+        "in": len(user.split()),
+        "out": len(json.dumps(arguments).split()) if arguments else 5,
+    }
+    if path.endswith("/v1/messages"):
+        block: dict[str, Any] = (
+            {"type": "text", "text": said}
+            if arguments is None
+            else {"type": "tool_use", "id": "toolu_judge", "name": JUDGE_TOOL, "input": arguments}
+        )
+        return {
+            "id": "msg_judge",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", "fake"),
+            "content": [block],
+            "stop_reason": "end_turn" if arguments is None else "tool_use",
+            "stop_sequence": None,
+            "usage": {"input_tokens": tokens["in"], "output_tokens": tokens["out"]},
+        }
+    message: dict[str, Any] = {"role": "assistant", "content": said or None}
+    if arguments is not None:
+        message["tool_calls"] = [_call(JUDGE_TOOL, json.dumps(arguments))]
+    return {
+        "id": "chatcmpl-judge",
+        "object": "chat.completion",
+        "created": 0,
+        "model": body.get("model", "fake"),
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": "stop" if arguments is None else "tool_calls",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": tokens["in"],
+            "completion_tokens": tokens["out"],
+            "total_tokens": tokens["in"] + tokens["out"],
+        },
+    }
 
 
 def _error(status: int, message: str | None = None) -> dict[str, Any]:
@@ -295,6 +421,9 @@ def _handler(state: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw or b"{}")
             except ValueError:
                 body = {}
+            if _forced(body) == JUDGE_TOOL:
+                self._judge(body)
+                return
             with state.lock:
                 state.requests.append((self.path, body))
                 state.headers.append({k.lower(): v for k, v in self.headers.items()})
@@ -320,6 +449,19 @@ def _handler(state: FakeLLM) -> type[BaseHTTPRequestHandler]:
             if echo is not None:
                 leak(reply, echo.into, echo.piece(key))
             self._send(200, json.dumps(reply).encode(), {})
+
+        def _judge(self, body: dict[str, Any]) -> None:
+            with state.lock:
+                state.judge_requests.append((self.path, body))
+                fault = state.judge_faults.popleft() if state.judge_faults else None
+            if fault is not None and fault.kind == "status":
+                self._send(fault.status, json.dumps(_error(fault.status)).encode(), fault.headers)
+                return
+            if fault is not None and fault.kind == "slow":
+                time.sleep(fault.delay)
+            reply = _judge_reply(self.path, body, fault)
+            with suppress(OSError):  # the client gave up waiting (a "slow" fault)
+                self._send(200, json.dumps(reply).encode(), {})
 
         def _send(self, status: int, payload: bytes, headers: dict[str, str]) -> None:
             self.send_response(status)

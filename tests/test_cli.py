@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -235,6 +236,25 @@ def test_python_dash_m_works() -> None:
         check=False,
     )
     assert done.returncode == 0 and done.stdout.startswith("plugin-eval ")
+
+
+def test_the_process_entry_point_restores_collection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The `plugin-eval` script pauses cyclic collection while the CLI imports, then turns it
+    back on before any command runs; pydantic plugins are off unless the user set them."""
+    import gc
+
+    from plugin_eval import __main__ as entry
+
+    seen: list[bool] = []
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)
+    monkeypatch.setattr("plugin_eval.cli.main", lambda: seen.append(gc.isenabled()))
+    entry.main()
+    assert seen == [True] and gc.isenabled()
+    assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
+    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "")
+    entry.main()
+    assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == ""
+    gc.unfreeze()  # the test process's objects go back to the collector's generations
 
 
 def test_unknown_field_suggests_the_known_one(make_skill: MakeSkill) -> None:

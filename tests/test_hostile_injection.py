@@ -246,12 +246,16 @@ def test_compare_output_is_inert(skills: dict[str, Path], fmt: str) -> None:
             _check_markdown(result.stdout)
 
 
-def test_a_table_cell_wrapped_onto_a_new_line_opens_no_command(tmp_path: Path) -> None:
-    """The text summary wraps a long path in its first column: the part after the break,
-    '::error::wrapped', would start a line; it is shown with its first ':' as '\\x3a'."""
-    for text in ("a" * 200 + " ::error::wrapped " + "b" * 20, "plain"):
+def test_a_path_wrapped_onto_a_new_line_opens_no_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The text summary gives a path too long for its table a line of its own, wrapped at
+    its blanks: the part after the break, '::error::wrapped', would start a line; it is
+    shown with its first ':' as '\\x3a'."""
+    monkeypatch.chdir(tmp_path)
+    for text in ("a" * 225 + " ::error::wrapped " + "b" * 5, "plain"):
         _skill(tmp_path, text)
-    result = runner.invoke(app, ["score", str(tmp_path), "--fail-on", "none"])
+    result = runner.invoke(app, ["score", ".", "--fail-on", "none"])
     assert result.exit_code == 0, result.output
     _check_plain_output(result.stdout, "text")
     assert "\n\\x3a:error::wrapped" in result.stdout

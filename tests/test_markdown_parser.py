@@ -43,6 +43,8 @@ LINE_STARTS = [
     "-",
 ]
 LINE_ENDS = ["", " b", " | c |", "|---|---|", "  ", " *d*", " `e`", " <f>", "\\", " [g]", " -->"]
+# Delimiter-row look-alikes: a table needs its second line made of |, -, : and blanks only.
+LINE_ENDS += [":-", "-:|", "\t|", "|-x", " :---: "]
 MARKDOWN = st.lists(
     st.tuples(st.sampled_from(LINE_STARTS), st.sampled_from(LINE_ENDS)), max_size=12
 ).map(lambda lines: "\n".join(start + end for start, end in lines))

@@ -45,12 +45,14 @@ def llm(server: FakeLLM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fak
     return server
 
 
-def score(llm: FakeLLM, *args: str, backend: str = "openai", path: Path = TARGET) -> dict[str, Any]:
+def score(
+    llm: FakeLLM, *args: str, backend: str = "openai", path: Path = TARGET, depth: str = "deep"
+) -> dict[str, Any]:
     url = f"{llm.url}/v1" if backend == "openai" else llm.url
     result = runner.invoke(
         app,
         [
-            "score", str(path), "--depth", "deep", "-o", "json", "--fail-on", "none",
+            "score", str(path), "--depth", depth, "-o", "json", "--fail-on", "none",
             "--backend", backend, "--base-url", url, "--model", "fake-router",
             "--concurrency", "8", *args,
         ],
@@ -198,7 +200,11 @@ def test_the_key_is_never_written_to_the_report_or_the_cache(llm: FakeLLM, tmp_p
 
 
 def test_max_cost_stops_cleanly_with_partial_results(llm: FakeLLM) -> None:
+    # The judge spends first: run it once so that its verdicts come from the cache (free).
+    judged = score(llm, "--price", "1000,1000", depth="standard")
+    assert judged["layers"][1]["judge"]["usage"]["cost_usd"] > 0.5
     report = score(llm, "--runs", "40", "--price", "1000,1000", "--max-cost", "0.5")
+    assert report["layers"][1]["judge"]["usage"]["cost_usd"] == 0
     mc = monte_carlo(report)
     assert mc["partial"] is True and mc["stopped_early"] == "max_cost"
     assert mc["runs"] == 10  # the first batch finishes; no call starts after the budget

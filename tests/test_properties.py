@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from plugin_eval.analysis import written
 from plugin_eval.config import Config
 from plugin_eval.engine import score_skill
 from plugin_eval.report.model import build_report
@@ -66,3 +68,17 @@ def test_any_bytes_score_in_range_and_deterministically(content: bytes) -> None:
     for dim in report["composite"]["dimensions"]:
         assert dim["score"] is None or 0 <= dim["score"] <= 1
     assert _score(content) == first
+
+
+PATH_TEXT = st.lists(
+    st.sampled_from(["a.md", "a", "b", "/", ".", "-", "_", " ", "é", "2", "\n", "x/a.md"]),
+    max_size=10,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["a.md", "a", "x/a.md", "é"]), PATH_TEXT)
+def test_written_is_the_boundary_regex(name: str, text: str) -> None:
+    """``written`` scans with str.find; it answers as the regex it replaced."""
+    regex = r"(?<![\w/.-])" + re.escape(name) + r"(?![\w/])"
+    assert written(name, text) is (re.search(regex, text) is not None)

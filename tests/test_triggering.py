@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+import re
+from unittest.mock import patch
 
-from plugin_eval.triggering import analyse
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plugin_eval import triggering
+from plugin_eval.triggering import analyse, technical_terms
 from tests.conftest import MakeSkill, codes, frontmatter, score
 
 # The four rated example descriptions of the rubric, with their rated band.
@@ -200,3 +206,21 @@ def test_a_claim_of_precedence_never_scores_above_the_weak_band() -> None:
     plain = analyse(text.split("] ", 1)[1], name="research")
     assert plain.score > 0.39 and plain.precedence is None
     assert (claimed.score, claimed.band, claimed.precedence) == (0.39, "weak", "DEFAULT TOOL")
+
+
+# The term pattern without its lookahead: what technical_terms finds must not change with it.
+_UNFILTERED_TERM = re.compile(
+    r"(?<![\w`])(?:[A-Za-z0-9][\w+#.-]*(?:/[\w+#.-]+)*)(?![\w`])|`[^`\n]{1,60}`"
+)
+TERM_TEXT = st.lists(
+    st.sampled_from([*"aZ9 .-/+#_`\n:(é²Ä", "Foo", "bar", "JSON", "v2", "e.g."]),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(TERM_TEXT)
+def test_term_lookahead_changes_no_term(text: str) -> None:
+    filtered = technical_terms(text)
+    with patch.object(triggering, "_TERM", _UNFILTERED_TERM):
+        assert technical_terms(text) == filtered

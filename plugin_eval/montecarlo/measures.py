@@ -1,8 +1,12 @@
 """The measures: triggering, output quality, consistency, failures and tokens, with intervals.
 
 Text measures follow the seeds: keyword recall and greedy best-match with precision,
-recall and F1 (seed 004), and consistency as the mean pairwise Jaccard similarity of
-normalised replies mapped to 0–100 (seed 000).
+recall, F1 and the mean similarity of matched pairs (seed 004: items by keyword recall,
+cards by its weighted pair score), and consistency as the mean pairwise Jaccard similarity
+of normalised replies mapped to 0–100 (seed 000).
+
+Keywords are found with case and spacing ignored; a case from an eval file that sets
+``strict-seed`` finds them as seed 004 does, as written.
 """
 
 from __future__ import annotations
@@ -10,17 +14,20 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TypeVar
 
+from plugin_eval import json_input
 from plugin_eval.montecarlo import stats
 from plugin_eval.montecarlo.backends.base import NONE_TOOL
-from plugin_eval.montecarlo.prompts import EvalCase
+from plugin_eval.montecarlo.prompts import EvalCase, ExpectedCard
 from plugin_eval.montecarlo.results import (
     Consistency,
     Estimate,
     Failures,
+    Matching,
     PromptOutcome,
     Quality,
     RunRecord,
@@ -28,10 +35,16 @@ from plugin_eval.montecarlo.results import (
     Triggering,
 )
 
+_E = TypeVar("_E")
+_G = TypeVar("_G")
 _TAG = re.compile(r"<[^>]*>")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
 # Seed 004's threshold: a generated item matches an expected one at 30 % of its keywords.
 MATCH_THRESHOLD = 0.3
+# Seed 004's pair score: front and back keyword similarity weigh half each; when the expected
+# card names a type, they weigh 0.4 each and the type 0.2 (1 if the card's type is that type).
+SIDE_WEIGHT = 0.5
+TYPED_SIDE_WEIGHT, TYPE_WEIGHT = 0.4, 0.2
 # skill-creator counts a prompt as triggering when it does so in at least half its runs.
 PASS_RATE = 0.5
 
@@ -68,10 +81,13 @@ def consistency_score(similarity: float) -> float:
     return max(0.0, similarity * 100.0)
 
 
-def keyword_recall(keywords: Sequence[str], text: str) -> float:
-    """Share of the expected keywords found in the reply (case and spacing ignored)."""
+def keyword_recall(keywords: Sequence[str], text: str, strict: bool = False) -> float:
+    """Share of the keywords found in the text, 0 without keywords (seed 004's keyword
+    similarity); case and spacing ignored unless ``strict``, which finds them as written."""
     if not keywords:
         return 0.0
+    if strict:
+        return sum(1 for k in keywords if k in text) / len(keywords)
     body = normalise(text)
     return sum(1 for k in keywords if normalise(k) in body) / len(keywords)
 
@@ -84,10 +100,85 @@ def reply_items(text: str) -> list[str]:
 
 
 @dataclass(frozen=True)
+class Card:
+    """A card a reply wrote: its front, its back and its type (None when it names none)."""
+
+    front: str
+    back: str
+    card_type: str | None = None
+
+
+def reply_cards(text: str) -> list[Card]:
+    """The cards of a reply: a JSON list of ``{front, back, card_type}`` objects, or an object
+    with such a ``cards`` list (either maybe in a code fence), or one object per item; an item
+    that is not one is a card with the item on both sides and no type."""
+    whole = _json_cards(_unfenced(text))
+    if whole is not None:
+        return whole
+    cards: list[Card] = []
+    for item in reply_items(text):
+        one = _json_cards(item)
+        cards += one if one is not None else [Card(item, item)]
+    return cards
+
+
+def _unfenced(text: str) -> str:
+    lines = text.strip().splitlines()
+    if len(lines) >= 2 and lines[0].startswith("```") and lines[-1].strip() == "```":
+        return "\n".join(lines[1:-1])
+    return text
+
+
+def _json_cards(text: str) -> list[Card] | None:
+    """The cards a JSON text holds, or None when it is not JSON cards."""
+    if not text.lstrip().startswith(("[", "{")):
+        return None
+    try:
+        value = json_input.parse(text)
+    except json_input.JsonInputError:
+        return None
+    if isinstance(value, dict):
+        value = value.get("cards", [value])
+    if not isinstance(value, list):
+        return None
+    cards = [_card(v) for v in value]
+    return None if any(c is None for c in cards) else [c for c in cards if c is not None]
+
+
+def _card(value: object) -> Card | None:
+    if not isinstance(value, dict) or not ("front" in value or "back" in value):
+        return None
+    front, back, kind = value.get("front"), value.get("back"), value.get("card_type")
+    return Card(
+        front if isinstance(front, str) else "",
+        back if isinstance(back, str) else "",
+        kind if isinstance(kind, str) else None,
+    )
+
+
+def pair_score(expected: ExpectedCard, card: Card, strict: bool = False) -> float:
+    """Seed 004's weighted pair score of an expected card and a generated one (0–1)."""
+    front = keyword_recall(expected.front_keywords, card.front, strict)
+    back = keyword_recall(expected.back_keywords, card.back, strict)
+    if expected.card_type is None:
+        return front * SIDE_WEIGHT + back * SIDE_WEIGHT
+    bonus = 1.0 if same_type(expected.card_type, card.card_type, strict) else 0.0
+    return front * TYPED_SIDE_WEIGHT + back * TYPED_SIDE_WEIGHT + bonus * TYPE_WEIGHT
+
+
+def same_type(expected: str, generated: str | None, strict: bool = False) -> bool:
+    """Is the card of the expected type? Case and spacing ignored unless ``strict``."""
+    if generated is None:
+        return False
+    return expected == generated if strict else normalise(expected) == normalise(generated)
+
+
+@dataclass(frozen=True)
 class ItemMatch:
     matched: int
     expected: int
     generated: int
+    similarities: tuple[float, ...] = ()  # the scores of the matched pairs
 
     @property
     def precision(self) -> float:
@@ -102,41 +193,139 @@ class ItemMatch:
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r else 0.0
 
+    @property
+    def avg_similarity(self) -> float:
+        """Seed 004's mean similarity of the matched pairs; 0 when none matched."""
+        return sum(self.similarities) / len(self.similarities) if self.similarities else 0.0
 
-def greedy_match(
-    expected: Sequence[Sequence[str]], generated: Sequence[str], threshold: float = MATCH_THRESHOLD
+
+def best_match(
+    expected: Sequence[_E],
+    generated: Sequence[_G],
+    score: Callable[[_E, _G], float],
+    threshold: float = MATCH_THRESHOLD,
 ) -> ItemMatch:
-    """Seed 004: each expected item takes the best unused generated item at ≥ threshold."""
+    """Seed 004's greedy best match: each expected thing, in order, takes the unused generated
+    one it scores highest with (the first of equals), when that score is ≥ threshold."""
     used: set[int] = set()
-    for keywords in expected:
+    similarities: list[float] = []
+    for want in expected:
         best, best_index = 0.0, -1
-        for index, item in enumerate(generated):
+        for index, got in enumerate(generated):
             if index in used:
                 continue
-            similarity = keyword_recall(keywords, item)
+            similarity = score(want, got)
             if similarity > best:
                 best, best_index = similarity, index
         if best_index >= 0 and best >= threshold:
             used.add(best_index)
-    return ItemMatch(len(used), len(expected), len(generated))
+            similarities.append(best)
+    return ItemMatch(len(used), len(expected), len(generated), tuple(similarities))
+
+
+def greedy_match(
+    expected: Sequence[Sequence[str]],
+    generated: Sequence[str],
+    threshold: float = MATCH_THRESHOLD,
+    strict: bool = False,
+) -> ItemMatch:
+    """Seed 004 for items: an item's similarity is the share of its keywords it holds."""
+    return best_match(
+        expected,
+        generated,
+        lambda keywords, item: keyword_recall(keywords, item, strict),
+        threshold,
+    )
+
+
+def card_match(
+    expected: Sequence[ExpectedCard],
+    generated: Sequence[Card],
+    threshold: float = MATCH_THRESHOLD,
+    strict: bool = False,
+) -> ItemMatch:
+    """Seed 004 for cards: a pair's similarity is its weighted pair score."""
+    return best_match(
+        expected, generated, lambda want, card: pair_score(want, card, strict), threshold
+    )
+
+
+def item_match_of(case: EvalCase, reply: str) -> ItemMatch | None:
+    if not case.expected_items:
+        return None
+    return greedy_match(case.expected_items, reply_items(reply), strict=case.strict_seed)
+
+
+def card_match_of(case: EvalCase, reply: str) -> ItemMatch | None:
+    if not case.expected_cards:
+        return None
+    return card_match(case.expected_cards, reply_cards(reply), strict=case.strict_seed)
 
 
 def case_quality(case: EvalCase, reply: str) -> float | None:
-    """Keyword recall, item F1, or their mean when a case has both; None without expectations."""
+    """Keyword recall, item F1, card F1, or the mean of those a case has; None without
+    expectations."""
     parts: list[float] = []
     if case.expected_keywords:
-        parts.append(keyword_recall(case.expected_keywords, reply))
-    if case.expected_items:
-        parts.append(greedy_match(case.expected_items, reply_items(reply)).f1)
+        parts.append(keyword_recall(case.expected_keywords, reply, case.strict_seed))
+    parts += [m.f1 for m in (item_match_of(case, reply), card_match_of(case, reply)) if m]
     return sum(parts) / len(parts) if parts else None
 
 
 def quality_method(cases: Sequence[EvalCase]) -> str:
-    keywords = any(c.expected_keywords for c in cases)
-    items = any(c.expected_items for c in cases)
-    if keywords and items:
-        return "keyword recall and greedy item F1 (mean where a case has both)"
-    return "keyword recall" if keywords else "greedy item F1 (seed 004)"
+    """What output quality is the mean of, e.g. 'greedy card F1 (seed 004)'."""
+    parts = [
+        name
+        for name, used in (
+            ("keyword recall", any(c.expected_keywords for c in cases)),
+            ("greedy item F1", any(c.expected_items for c in cases)),
+            ("greedy card F1", any(c.expected_cards for c in cases)),
+        )
+        if used
+    ]
+    notes: list[str] = []
+    if len(parts) == 1:
+        notes += [] if parts[0] == "keyword recall" else ["seed 004"]
+    else:
+        notes.append(f"mean where a case has {'both' if len(parts) == 2 else 'several'}")
+    strict = sum(1 for c in cases if c.strict_seed)
+    if strict:
+        some = "" if strict == len(cases) else f" in {strict} of {len(cases)} cases"
+        notes.append(f"keywords as written{some}, strict-seed")
+    method = f"{', '.join(parts[:-1])} and {parts[-1]}" if len(parts) > 1 else parts[0]
+    return method + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def matching(
+    records: Sequence[RunRecord],
+    cases: Sequence[EvalCase],
+    match_of: Callable[[EvalCase, str], ItemMatch | None],
+) -> Matching | None:
+    """Seed 004's aggregate over every reply: matched pairs over all expected and all
+    generated, F1 of those, and the mean score of every matched pair."""
+    found = [
+        m
+        for r in records
+        if r.answer is not None and (m := match_of(cases[r.case], r.answer)) is not None
+    ]
+    if not found:
+        return None
+    total = ItemMatch(
+        sum(m.matched for m in found),
+        sum(m.expected for m in found),
+        sum(m.generated for m in found),
+        tuple(s for m in found for s in m.similarities),
+    )
+    return Matching(
+        replies=len(found),
+        expected=total.expected,
+        generated=total.generated,
+        matched=total.matched,
+        precision=total.precision,
+        recall=total.recall,
+        f1=total.f1,
+        avg_similarity=total.avg_similarity,
+    )
 
 
 def rate(k: int, n: int) -> Estimate:
@@ -267,6 +456,8 @@ def quality(records: Sequence[RunRecord], cases: Sequence[EvalCase]) -> Quality 
         ),
         method=quality_method([cases[i] for i in sorted(scored)]),
         cases=len(scored),
+        item_match=matching(records, cases, item_match_of),
+        card_match=matching(records, cases, card_match_of),
     )
 
 

@@ -5,7 +5,9 @@ How each measure becomes a 0–1 dimension score (the layer's ``sub_scores``):
 - triggering_accuracy ← F1 of the routing runs: 2·TP / (2·TP + FP + FN), where a run is
   one routing decision for one prompt (failed calls are left out and counted as failures);
 - output_quality ← the mean, over replies to cases with expectations, of keyword recall,
-  greedy item F1 (seed 004), or the mean of the two when a case has both;
+  greedy item F1 or greedy card F1 (seed 004; a card pair scores by its weighted pair
+  score), or the mean of those a case has; seed 004's precision, recall, F1 and mean
+  similarity of matched pairs, summed over the replies, go with it as evidence;
 - token_efficiency ← max(0, 1 − median output tokens / 4000); input, and so the skill
   text sent with each request, is not counted;
 - robustness ← 1 − failure rate of every call, averaged with consistency / 100 (seed 000)
@@ -329,13 +331,19 @@ def _evidence(
             ],
         )
     if "output_quality" in dims and quality is not None:
+        matches = "".join(
+            f"; {kind}: precision {m.precision:.2f}, recall {m.recall:.2f}, F1 {m.f1:.2f}, "
+            f"avg similarity {m.avg_similarity:.2f} ({m.matched} of {m.expected} matched)"
+            for kind, m in (("items", quality.item_match), ("cards", quality.card_match))
+            if m is not None
+        )
         out["output_quality"] = _sub(
             "output_quality",
             dims["output_quality"],
             [
                 Evidence(
                     f"mean {quality.method} of {quality.mean.n} replies to {quality.cases} "
-                    "case(s) with expectations",
+                    f"case(s) with expectations{matches}",
                     dims["output_quality"],
                 )
             ],

@@ -5,7 +5,11 @@ Eval files live in ``<skill>/evals/``:
 - ``*.json`` in Anthropic skill-creator's trigger format, ``[{"query": …, "should_trigger":
   true}]`` (or ``{"evals": [{"prompt": …, "should_trigger": …}]}``);
 - ``*.yaml`` / ``*.yml`` in the style of seed 004: ``cases:`` with ``id``, ``prompt``,
-  ``should_trigger``, ``expected_keywords`` and ``expected_items``.
+  ``should_trigger``, ``expected_keywords`` and ``expected_items``; or seed 004's own
+  dataset, its cases with ``text`` and ``expected_cards`` (front and back keywords, a type).
+
+A top-level ``strict-seed: true`` matches that file's keywords as seed 004 writes them
+(case and spacing as they are), instead of plugin-eval's normalised match.
 
 Without one, the offline backend uses the deterministic generator below and a model
 backend writes the prompts itself (falling back to the generator if its reply is unusable).
@@ -16,10 +20,10 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import yaml
 
@@ -33,6 +37,9 @@ from plugin_eval.triggering import find_trigger
 
 EVAL_DIR = "evals"
 EVAL_SUFFIXES = (".json", ".yaml", ".yml")
+# The request of a case: the first of these keys it has (seed 004's dataset says ``text``).
+PROMPT_KEYS = ("prompt", "query", "text")
+STRICT_SEED = "strict-seed"
 
 # Headings that name a part of the document, not something the skill does.
 STRUCTURAL = re.compile(
@@ -67,6 +74,15 @@ class EvalFileError(Exception):
 
 
 @dataclass(frozen=True)
+class ExpectedCard:
+    """Seed 004's expected card: keywords its front and its back should hold, maybe its type."""
+
+    front_keywords: tuple[str, ...]
+    back_keywords: tuple[str, ...]
+    card_type: str | None = None
+
+
+@dataclass(frozen=True)
 class EvalCase:
     id: str
     prompt: str
@@ -75,10 +91,12 @@ class EvalCase:
     expected_items: tuple[tuple[str, ...], ...] = ()
     source: str = ""
     owner: str | None = None  # for a near miss: the skill that should take it
+    expected_cards: tuple[ExpectedCard, ...] = ()
+    strict_seed: bool = False  # keywords matched as seed 004 writes it: case and spacing kept
 
     @property
     def has_expectations(self) -> bool:
-        return bool(self.expected_keywords or self.expected_items)
+        return bool(self.expected_keywords or self.expected_items or self.expected_cards)
 
 
 @dataclass(frozen=True)
@@ -123,9 +141,8 @@ def load_eval_file(path: Path, shown: str) -> list[EvalCase]:
     try:
         text = path.read_text(encoding="utf-8-sig")
         # Both readers bound their cost: JSON nesting and numbers, YAML aliases (never expanded).
-        data: object = (
-            json_input.parse(text) if path.suffix.lower() == ".json" else yaml_input.safe_load(text)
-        )
+        is_yaml = path.suffix.lower() != ".json"
+        data: object = yaml_input.safe_load(text) if is_yaml else json_input.parse(text)
     except json_input.JsonInputError as err:
         raise EvalFileError(
             f"{shown}: cannot be read: {err.message} (line {err.line}, column {err.column})"
@@ -137,31 +154,104 @@ def load_eval_file(path: Path, shown: str) -> list[EvalCase]:
     except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as err:
         raise EvalFileError(f"{shown}: cannot be read: {_first_line(err)}") from None
     items: object = data
+    key: str | None = None
     if isinstance(data, dict):
-        items = data.get("cases", data.get("evals"))
+        key = "cases" if "cases" in data else "evals"
+        items = data.get(key)
+    site = _Site(shown, text if is_yaml else None, key)
     if not isinstance(items, list):
         raise EvalFileError(
             f"{shown}: expected a list of cases, or a mapping with 'cases' or 'evals'"
         )
-    return [_case(item, n, path.stem, shown) for n, item in enumerate(items, 1)]
+    strict = _strict(data, False, site.top) if isinstance(data, dict) else False
+    return [_case(item, n, path.stem, site, strict) for n, item in enumerate(items, 1)]
 
 
-def _case(item: object, n: int, stem: str, shown: str) -> EvalCase:
-    where = f"{shown}: case {n}"
+class _Site:
+    """Names a place in an eval file for an error: the file, the case and, in YAML, the line."""
+
+    def __init__(self, shown: str, yaml_text: str | None, cases_key: str | None) -> None:
+        self.shown = shown
+        self._text = yaml_text  # JSON's reader keeps no positions, so JSON gets no lines
+        self._root: yaml.Node | None = None
+        self._cases: tuple[str, ...] = (cases_key,) if cases_key else ()
+
+    def top(self, key: str) -> str:
+        """The file, and the line of one of its top-level keys."""
+        return self.shown + self._line((key,))
+
+    def at(self, n: int, *path: str | int) -> str:
+        """Case ``n`` (from 1), and the line of the part ``path`` leads to (or of the case)."""
+        return f"{self.shown}: case {n}{self._line((*self._cases, n - 1, *path))}"
+
+    def _line(self, path: Sequence[str | int]) -> str:
+        if self._text is None:
+            return ""
+        if self._root is None:
+            # Composed only for an error, after safe_load has read the text and counted its
+            # aliases: the nodes are shared, never expanded.
+            self._root = yaml.compose(self._text, Loader=yaml_input.LOADER)
+        node = self._root
+        for step in path:
+            inner = _child(node, step) if node is not None else None
+            if inner is None:
+                break
+            node = inner
+        return f" (line {node.start_mark.line + 1})" if node is not None else ""
+
+
+def _child(node: yaml.Node, step: str | int) -> yaml.Node | None:
+    found: object = None
+    if isinstance(step, int) and isinstance(node, yaml.SequenceNode):
+        found = node.value[step] if step < len(node.value) else None
+    elif isinstance(step, str) and isinstance(node, yaml.MappingNode):
+        # YAML keeps the last of two equal keys, and so does this.
+        found = next((v for k, v in reversed(node.value) if k.value == step), None)
+    return found if isinstance(found, yaml.Node) else None
+
+
+def _strict(mapping: dict[Any, Any], default: bool, where: Callable[[str], str]) -> bool:
+    """``strict-seed`` of the file or of one case (which overrides the file's)."""
+    if "strict_seed" in mapping:
+        raise EvalFileError(
+            f"{where('strict_seed')}: strict_seed is not a key: write {STRICT_SEED}: true"
+        )
+    value = mapping.get(STRICT_SEED, default)
+    if not isinstance(value, bool):
+        raise EvalFileError(
+            f"{where(STRICT_SEED)}: {STRICT_SEED} must be true (match keywords as seed 004 "
+            "writes them) or false"
+        )
+    return value
+
+
+def _case(item: object, n: int, stem: str, site: _Site, strict: bool) -> EvalCase:
     if not isinstance(item, dict):
-        raise EvalFileError(f"{where} is not a mapping")
-    prompt = item.get("prompt", item.get("query"))
+        raise EvalFileError(
+            f"{site.at(n)} is not a mapping: give it a prompt (or query, or seed 004's text)"
+        )
+    prompt = next((item[key] for key in PROMPT_KEYS if key in item), None)
     if not isinstance(prompt, str) or not prompt.strip():
-        raise EvalFileError(f"{where} has no 'query' or 'prompt' text")
+        raise EvalFileError(
+            f"{site.at(n)} has no 'query' or 'prompt' text (nor seed 004's 'text'): give the "
+            "request to put to the model"
+        )
     # skill-creator's output evals carry no should_trigger: they are tasks for the skill.
     should = item.get("should_trigger", True)
     if not isinstance(should, bool):
-        raise EvalFileError(f"{where}: should_trigger must be true or false")
+        raise EvalFileError(f"{site.at(n, 'should_trigger')}: should_trigger must be true or false")
     keywords = item.get("expected_keywords") or []
-    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
-        raise EvalFileError(f"{where}: expected_keywords must be a list of strings")
+    if not _is_keywords(keywords):
+        raise EvalFileError(
+            f"{site.at(n, 'expected_keywords')}: expected_keywords must be a list of strings"
+        )
+    items = item.get("expected_items") or []
+    if not isinstance(items, list):
+        raise EvalFileError(
+            f"{site.at(n, 'expected_items')}: expected_items must be a list of items"
+        )
     expected_items = tuple(
-        _item(x, f"{where}: expected_items") for x in item.get("expected_items") or []
+        _item(x, f"{site.at(n, 'expected_items', i)}: expected_items") for i, x in enumerate(items)
     )
     owner = item.get("owner")
     return EvalCase(
@@ -170,9 +260,15 @@ def _case(item: object, n: int, stem: str, shown: str) -> EvalCase:
         should_trigger=should,
         expected_keywords=tuple(keywords),
         expected_items=expected_items,
-        source=f"{shown}#{n}",
+        source=f"{site.shown}#{n}",
         owner=owner if isinstance(owner, str) and owner and owner != "none" else None,
+        expected_cards=_cards(item.get("expected_cards"), n, site),
+        strict_seed=_strict(item, strict, lambda key: site.at(n, key)),
     )
+
+
+def _is_keywords(value: object) -> TypeGuard[list[str]]:
+    return isinstance(value, list) and all(isinstance(k, str) for k in value)
 
 
 def _item(value: object, where: str) -> tuple[str, ...]:
@@ -186,6 +282,51 @@ def _item(value: object, where: str) -> tuple[str, ...]:
     raise EvalFileError(
         f"{where}: each item is a keyword, a list of keywords or {{keywords: [...]}}"
     )
+
+
+def _cards(value: object, n: int, site: _Site) -> tuple[ExpectedCard, ...]:
+    """Seed 004's ``expected_cards``: each with ``front_keywords``, ``back_keywords`` and
+    maybe ``card_type``."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise EvalFileError(
+            f"{site.at(n, 'expected_cards')}: expected_cards must be a list of cards, each "
+            "with front_keywords and back_keywords"
+        )
+    return tuple(_card(card, n, i, site) for i, card in enumerate(value))
+
+
+def _card(value: object, n: int, i: int, site: _Site) -> ExpectedCard:
+    name = f"expected card {i + 1}"
+    if not isinstance(value, dict):
+        raise EvalFileError(
+            f"{site.at(n, 'expected_cards', i)}: {name} is not a mapping: give it "
+            "front_keywords: [...] and back_keywords: [...]"
+        )
+    sides: list[tuple[str, ...]] = []
+    for key in ("front_keywords", "back_keywords"):
+        keywords = value.get(key)
+        if not _is_keywords(keywords):
+            raise EvalFileError(
+                f"{site.at(n, 'expected_cards', i, key)}: {name}: {key} must be a list of "
+                "keywords in quotes ([] for none)"
+            )
+        sides.append(tuple(keywords))
+    card_type = value.get("card_type")
+    if card_type is not None and (not isinstance(card_type, str) or not card_type.strip()):
+        raise EvalFileError(
+            f"{site.at(n, 'expected_cards', i, 'card_type')}: {name}: card_type must be a "
+            'name in quotes (card_type: "qa"), or left out'
+        )
+    front, back = sides
+    if not front and not back:
+        # Seed 004 scores an empty side 0, so such a card could never reach the threshold.
+        raise EvalFileError(
+            f"{site.at(n, 'expected_cards', i)}: {name} has no keywords on either side, so it "
+            "can never match: give front_keywords or back_keywords"
+        )
+    return ExpectedCard(front, back, card_type)
 
 
 def _replace_id(case: EvalCase, cid: str) -> EvalCase:
@@ -202,6 +343,8 @@ def save_evals(path: Path, prompt_set: PromptSet, skill: str) -> None:
     """Write the set used: skill-creator JSON for ``.json``, seed-004-style YAML otherwise
     (whole or not at all, like every file a run writes)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    # strict-seed is said once for the file when every case has it, else on each case that does.
+    every_strict = bool(prompt_set.cases) and all(c.strict_seed for c in prompt_set.cases)
     if path.suffix.lower() == ".json":
         rows: list[dict[str, Any]] = []
         for c in prompt_set.cases:
@@ -210,6 +353,7 @@ def save_evals(path: Path, prompt_set: PromptSet, skill: str) -> None:
                 row["expected_keywords"] = list(c.expected_keywords)
             if c.expected_items:
                 row["expected_items"] = [list(i) for i in c.expected_items]
+            _save_seed_fields(row, c, per_case=True)
             rows.append(row)
         write_text(path, json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
         return
@@ -220,16 +364,33 @@ def save_evals(path: Path, prompt_set: PromptSet, skill: str) -> None:
             case["expected_keywords"] = list(c.expected_keywords)
         if c.expected_items:
             case["expected_items"] = [{"keywords": list(i)} for i in c.expected_items]
+        _save_seed_fields(case, c, per_case=not every_strict)
         if c.owner:
             case["owner"] = c.owner
         cases.append(case)
-    document = {
+    document: dict[str, Any] = {
         "name": f"{skill}-evals",
         "version": "1",
         "source": prompt_set.origin,
-        "cases": cases,
     }
+    if every_strict:
+        document[STRICT_SEED] = True
+    document["cases"] = cases
     write_text(path, yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100))
+
+
+def _save_seed_fields(row: dict[str, Any], case: EvalCase, per_case: bool) -> None:
+    if case.expected_cards:
+        row["expected_cards"] = [
+            {
+                "front_keywords": list(card.front_keywords),
+                "back_keywords": list(card.back_keywords),
+                **({"card_type": card.card_type} if card.card_type is not None else {}),
+            }
+            for card in case.expected_cards
+        ]
+    if case.strict_seed and per_case:
+        row[STRICT_SEED] = True
 
 
 # --- the deterministic generator ------------------------------------------------------

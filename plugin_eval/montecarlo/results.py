@@ -72,10 +72,27 @@ class Triggering:
 
 
 @dataclass(frozen=True)
+class Matching:
+    """Seed 004's greedy best match summed over replies: counts, its metrics, and the mean
+    score of the matched pairs (0 when none matched)."""
+
+    replies: int
+    expected: int
+    generated: int
+    matched: int
+    precision: float
+    recall: float
+    f1: float
+    avg_similarity: float
+
+
+@dataclass(frozen=True)
 class Quality:
     mean: Estimate
     method: str
     cases: int
+    item_match: Matching | None = None  # cases with expected_items
+    card_match: Matching | None = None  # cases with expected_cards (seed 004's dataset)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,10 @@ from pathlib import Path
 
 BACKENDS = ("offline", "anthropic", "openai")
 DEPTH_RUNS = {"deep": 50, "thorough": 100}
+# The depths with a model layer: the judge (all three) and Monte Carlo (those with runs).
+MODEL_DEPTHS = ("standard", "deep", "thorough")
+MONTE_CARLO_ONLY = ("--runs", "--ci-width", "--against", "--save-evals")
+MAX_JUDGES = 25
 DEFAULT_MODELS = {"offline": "bm25", "anthropic": "claude-haiku-4-5", "openai": "gpt-4o-mini"}
 
 
@@ -36,6 +40,10 @@ class MonteCarloSettings:
     save_evals: Path | None = None
     price: tuple[float, float] | None = None
     progress: bool = False
+    # The judge layer: independent judgements per skill, and the models that give them in
+    # turn (none: --model's).
+    judges: int = 3
+    judge_models: tuple[str, ...] = ()
 
     @classmethod
     def for_depth(cls, depth: str) -> MonteCarloSettings:
@@ -66,8 +74,11 @@ def from_options(
     against: Path | None = None,
     save_evals: Path | None = None,
     progress: bool = False,
+    judges: int | None = None,
+    judge_models: tuple[str, ...] = (),
 ) -> MonteCarloSettings | None:
-    """Settings for a depth with the Monte Carlo layer, else None; options never go unused."""
+    """Settings for a depth with a model layer (the judge, Monte Carlo), else None; options
+    never go unused."""
     given = {
         "--runs": runs,
         "--backend": backend,
@@ -80,23 +91,35 @@ def from_options(
         "--ci-width": ci_width,
         "--against": against,
         "--save-evals": save_evals,
+        "--judges": judges,
+        "--judge-model": judge_models or None,
     }
-    if depth not in DEPTH_RUNS:
+    if depth not in MODEL_DEPTHS:
         used = [name for name, value in given.items() if value is not None]
+        if used:
+            layers = "Monte Carlo layer" if used[0] in MONTE_CARLO_ONLY else "model layers"
+            deeper = "deep or thorough" if used[0] in MONTE_CARLO_ONLY else "standard or deeper"
+            raise OptionError(f"{used[0]} is for the {layers}: use --depth {deeper}")
+        return None
+    if depth not in DEPTH_RUNS:
+        used = [name for name in MONTE_CARLO_ONLY if given[name] is not None]
         if used:
             raise OptionError(
                 f"{used[0]} is for the Monte Carlo layer: use --depth deep or thorough"
             )
-        return None
     chosen = backend or "offline"
     if chosen == "offline":
-        for name in ("--model", "--base-url", "--price", "--max-cost"):
+        for name in ("--model", "--base-url", "--price", "--max-cost", "--judges"):
             if given[name] is not None:
                 raise OptionError(f"{name} is for --backend anthropic or openai")
+        if judge_models:
+            raise OptionError("--judge-model is for --backend anthropic or openai")
+    if judges is not None and not 1 <= judges <= MAX_JUDGES:
+        raise OptionError(f"--judges {judges}: give 1 to {MAX_JUDGES}")
     if against is not None and not against.is_dir():
         raise OptionError(f"--against {against}: not a folder")
     settings = MonteCarloSettings(
-        runs=runs or DEPTH_RUNS[depth],
+        runs=runs or DEPTH_RUNS.get(depth, 0),
         backend=chosen,
         model=model,
         base_url=base_url,
@@ -109,17 +132,17 @@ def from_options(
         save_evals=save_evals,
         price=_price(price) if price is not None else None,
         progress=progress,
+        judges=judges or 3,
+        judge_models=tuple(judge_models),
     )
     from plugin_eval.montecarlo import costs
 
-    if (
-        max_cost is not None
-        and (settings.price or costs.price_of(chosen, settings.model_name)) is None
-    ):
-        raise OptionError(
-            f"--max-cost: no price is known for model '{settings.model_name}'; "
-            "give one with --price IN,OUT (USD per million tokens)"
-        )
+    for name in (settings.model_name, *settings.judge_models):
+        if max_cost is not None and (settings.price or costs.price_of(chosen, name)) is None:
+            raise OptionError(
+                f"--max-cost: no price is known for model '{name}'; "
+                "give one with --price IN,OUT (USD per million tokens)"
+            )
     return settings
 
 

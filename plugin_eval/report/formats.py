@@ -55,6 +55,10 @@ class RenderOptions:
     colour: bool = False
     # Why the run fails (the text output ends with it), and its threshold.
     verdict: Verdict = Verdict()
+    # Text output: the findings counted by rule code instead of the report (--statistics),
+    # or the findings alone (--quiet).
+    statistics: bool = False
+    quiet: bool = False
 
 
 @dataclass(frozen=True)

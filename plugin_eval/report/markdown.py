@@ -39,6 +39,7 @@ def render(report: Report, explain: bool = False) -> str:
         out.append(f"Weak: {', '.join(c.weak_dimensions)}.")
     if c.strong_dimensions:
         out.append(f"Strong: {', '.join(c.strong_dimensions)}.")
+    out += judge(report)
     out += monte_carlo(report)
     if explain:
         out += ["", "### Evidence", ""]
@@ -74,6 +75,38 @@ def _ci(report: Report) -> str:
 
 def _counts(counts: dict[str, int], table: bool = True) -> str:
     return ", ".join(f"{markdown_text(name, table)} {n}" for name, n in counts.items()) or "—"
+
+
+def judge(report: Report) -> list[str]:
+    """The judge section: each judged dimension with its bands, spread and quotes."""
+    layer = next((x for x in report.layers if x.judge is not None), None)
+    if layer is None or layer.judge is None:
+        return []
+    j = layer.judge
+    alpha = "undefined" if j.alpha is None else f"{j.alpha:.2f}"
+    if j.alpha_ci_lower is not None and j.alpha_ci_upper is not None:
+        alpha += f" [{j.alpha_ci_lower:.2f}–{j.alpha_ci_upper:.2f}]"
+    models = ", ".join(markdown_code(m, table=False) for m in j.models)
+    out = [
+        "",
+        "### Judge",
+        "",
+        f"{j.backend} ({models}) · {j.usable_judges} of {j.judges} judgement(s) usable · "
+        f"agreement (Krippendorff's alpha on the bands) {alpha}",
+    ]
+    if j.caveat:
+        out += ["", f"**Caveat:** {markdown_text(j.caveat, table=False)}."]
+    if j.excerpt:
+        out += ["", f"Judged on an excerpt: {markdown_text(j.excerpt, table=False)}."]
+    out += ["", "| dimension | score ± spread | bands | quote |", "|---|---|---|---|"]
+    for d in j.dimensions:
+        bands = ", ".join("–" if b is None else str(b) for b in d.bands)
+        score = "unmeasured" if d.score is None else f"{d.score:.2f} ± {d.spread or 0:.2f}"
+        if d.capped_at is not None:
+            score += " (capped)"
+        quote = markdown_text(d.quotes[0]) if d.quotes else ""
+        out.append(f"| {d.name} | {score} | {bands} | {quote} |")
+    return out
 
 
 def monte_carlo(report: Report) -> list[str]:
@@ -126,7 +159,7 @@ def monte_carlo(report: Report) -> list[str]:
     if c.ci_lower is not None and c.ci_upper is not None:
         out.append(
             f"| composite | {c.score:.1f} [{c.ci_lower:.1f}–{c.ci_upper:.1f}] | "
-            "percentile bootstrap over prompts |"
+            f"percentile bootstrap over prompts{' and judges' if judge(report) else ''} |"
         )
     out.append("")
     if t is not None and t.stolen_by:

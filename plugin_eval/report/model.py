@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from plugin_eval import __version__
 from plugin_eval.evidence import SubScore as ScoredSub
 from plugin_eval.findings import Finding
+from plugin_eval.report.judge import JudgeOut, judge_out
 from plugin_eval.report.montecarlo import MonteCarloOut, monte_carlo_out
 from plugin_eval.results import LayerOutcome, PluginResult, SkillResult
 from plugin_eval.rules import BY_CODE
@@ -51,7 +52,7 @@ class FindingOut(_Model):
 
 
 class Layer(_Model):
-    layer: str = Field(description="static or monte_carlo.")
+    layer: str = Field(description="static, judge or monte_carlo.")
     score: float = Field(
         description="0–1. static: weighted sub-scores × anti-pattern penalty. monte_carlo: its "
         "dimension scores weighted by the dimension weights. The composite uses neither."
@@ -63,6 +64,9 @@ class Layer(_Model):
     )
     monte_carlo: MonteCarloOut | None = Field(
         default=None, description="The Monte Carlo layer's measures; null on other layers."
+    )
+    judge: JudgeOut | None = Field(
+        default=None, description="The judge layer's verdicts; null on other layers."
     )
 
 
@@ -76,6 +80,7 @@ class Dimension(_Model):
         description="Rubric label: Excellent, Good, Acceptable, Poor, Failing."
     )
     layer_scores: dict[str, float]
+    measured_by: list[str] = Field(description="The layers that scored this dimension.")
 
 
 class Composite(_Model):
@@ -276,6 +281,7 @@ def _dimensions(c: comp.CompositeResult) -> tuple[list[Dimension], list[str], li
             grade=comp.grade(d.score * 100) if d.score is not None else None,
             label=comp.label(d.score * 100) if d.score is not None else None,
             layer_scores=dict(d.layer_scores),
+            measured_by=list(d.layer_scores),
         )
         for d in c.dimensions
     ]
@@ -321,7 +327,7 @@ def _composite(
         ci_upper=c.ci_upper,
         badge=c.badge,
         grade=c.grade,
-        confidence_label=comp.CONFIDENCE[depth],
+        confidence_label=c.confidence,
         dimensions=dims,
         weak_dimensions=weak,
         strong_dimensions=strong,
@@ -365,7 +371,7 @@ def _outcome_layer(outcome: LayerOutcome) -> list[Layer]:
         )
         for name, s in outcome.subscores.items()
     }
-    detail = outcome.monte_carlo
+    detail, judged = outcome.monte_carlo, outcome.judge
     return [
         Layer(
             layer=outcome.layer,
@@ -373,6 +379,7 @@ def _outcome_layer(outcome: LayerOutcome) -> list[Layer]:
             sub_scores=subs,
             anti_patterns=[],
             monte_carlo=monte_carlo_out(detail) if detail is not None else None,
+            judge=judge_out(judged) if judged is not None else None,
         )
     ]
 

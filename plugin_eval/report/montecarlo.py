@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:  # only a run with the Monte Carlo layer builds these
-    from plugin_eval.montecarlo.results import Estimate, MonteCarloResult, PromptOutcome
+    from plugin_eval.montecarlo.results import (
+        Estimate,
+        Matching,
+        MonteCarloResult,
+        PromptOutcome,
+        Usage,
+    )
 
 
 class _Model(BaseModel):
@@ -68,10 +74,43 @@ class PromptOut(_Model):
     )
 
 
+class MatchOut(_Model):
+    """Seed 004's greedy best match, summed over every reply to the cases that expect it."""
+
+    replies: int
+    expected: int = Field(description="Expected items or cards, over all those replies.")
+    generated: int = Field(description="Items or cards the replies wrote.")
+    matched: int = Field(description="Pairs at or above seed 004's threshold (0.3).")
+    precision: float = Field(description="matched / generated.")
+    recall: float = Field(description="matched / expected.")
+    f1: float = Field(description="Harmonic mean of precision and recall.")
+    avg_similarity: float = Field(
+        description="Mean score of the matched pairs (for cards, seed 004's weighted pair "
+        "score); 0 when none matched."
+    )
+
+    def text(self) -> str:
+        """'precision 0.33  recall 1.00  F1 0.50  avg similarity 1.00 (1 of 1 expected, …)'."""
+        return (
+            f"precision {self.precision:.2f}  recall {self.recall:.2f}  F1 {self.f1:.2f}  "
+            f"avg similarity {self.avg_similarity:.2f} ({self.matched} of {self.expected} "
+            f"expected matched, {self.generated} written, {self.replies} replies)"
+        )
+
+
 class QualityOut(_Model):
     mean: IntervalOut
     method: str
     cases: int
+    item_match: MatchOut | None = Field(
+        default=None, description="Seed 004's match of the cases with expected_items."
+    )
+    card_match: MatchOut | None = Field(
+        default=None,
+        description="Seed 004's match of the cases with expected_cards: front and back "
+        "keyword similarity 0.5 each, or 0.4 each and 0.2 for the card's type when one is "
+        "expected.",
+    )
 
 
 class ConsistencyOut(_Model):
@@ -156,6 +195,21 @@ def interval(e: Estimate) -> IntervalOut:
     )
 
 
+def _match(m: Matching | None) -> MatchOut | None:
+    if m is None:
+        return None
+    return MatchOut(
+        replies=m.replies,
+        expected=m.expected,
+        generated=m.generated,
+        matched=m.matched,
+        precision=round(m.precision, 4),
+        recall=round(m.recall, 4),
+        f1=round(m.f1, 4),
+        avg_similarity=round(m.avg_similarity, 4),
+    )
+
+
 def _prompt(p: PromptOutcome) -> PromptOut:
     return PromptOut(
         id=p.id,
@@ -172,6 +226,20 @@ def _prompt(p: PromptOutcome) -> PromptOut:
         quality=_r(p.quality),
         consistency=_r(p.consistency),
         router_match={k: round(v, 4) for k, v in p.scores.items()},
+    )
+
+
+def usage_out(u: Usage) -> UsageOut:
+    return UsageOut(
+        calls=u.calls,
+        backend_calls=u.backend_calls,
+        cached_calls=u.cached_calls,
+        retries=u.retries,
+        input_tokens=u.input_tokens,
+        output_tokens=u.output_tokens,
+        cost_usd=u.cost_usd,
+        saved_by_cache_usd=u.saved_by_cache_usd,
+        price_per_mtok=list(u.price_per_mtok) if u.price_per_mtok else None,
     )
 
 
@@ -213,7 +281,13 @@ def monte_carlo_out(mc: MonteCarloResult) -> MonteCarloOut:
         ),
         output_quality=None
         if q is None
-        else QualityOut(mean=interval(q.mean), method=q.method, cases=q.cases),
+        else QualityOut(
+            mean=interval(q.mean),
+            method=q.method,
+            cases=q.cases,
+            item_match=_match(q.item_match),
+            card_match=_match(q.card_match),
+        ),
         consistency=None
         if c is None
         else ConsistencyOut(mean_jaccard=c.mean_jaccard, score=c.score, prompts=c.prompts),
@@ -232,17 +306,7 @@ def monte_carlo_out(mc: MonteCarloResult) -> MonteCarloOut:
             q3=round(k.q3, 2),
             replies=k.answers,
         ),
-        usage=UsageOut(
-            calls=u.calls,
-            backend_calls=u.backend_calls,
-            cached_calls=u.cached_calls,
-            retries=u.retries,
-            input_tokens=u.input_tokens,
-            output_tokens=u.output_tokens,
-            cost_usd=u.cost_usd,
-            saved_by_cache_usd=u.saved_by_cache_usd,
-            price_per_mtok=list(u.price_per_mtok) if u.price_per_mtok else None,
-        ),
+        usage=usage_out(u),
         bootstrap_resamples=mc.resamples,
         bootstrap_seed=mc.seed,
         prompts=[_prompt(p) for p in mc.prompts],

@@ -21,8 +21,6 @@ import re
 from collections.abc import Iterator
 from typing import Literal
 
-from rich.markup import escape as _rich_escape
-
 # C0 but the tab, DEL and C1; the Unicode bidi marks, embeddings, overrides and isolates; the
 # line and paragraph separators; lone surrogates (undecodable bytes of a file name); and
 # "##[", which the Actions runner reads as a command anywhere in a line.
@@ -48,7 +46,9 @@ def visible(text: str) -> str:
 
 def terminal(text: str) -> str:
     """A field for Rich console markup (text output, stderr): visible, markup escaped."""
-    return _rich_escape(visible(text))
+    from rich.markup import escape  # imported on use: JSON output never loads Rich
+
+    return escape(visible(text))
 
 
 _COMMAND_LINE = re.compile(r"^([ \t]*):(?=:)", re.MULTILINE)

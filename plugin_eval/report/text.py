@@ -1,21 +1,36 @@
-"""Terminal output (Rich): short by default, evidence with --explain."""
+"""Terminal output (Rich): short by default, evidence with --explain, fitted to the width.
+
+Every line fits the console's width: messages wrap under a hanging indent, a table gives up
+padding before anything else, and a path that does not fit loses whole folders from its
+middle (``corpus/…/skills/csv-merge``), never its start or its last two parts, so no
+identifier is cut. No line ends in blanks.
+"""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text
 
 from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
-from plugin_eval.report.model import Batch, PluginReport, Report
-from plugin_eval.report.neutral import command_free, terminal
-from plugin_eval.report.scored import below_threshold
+from plugin_eval.report.model import Batch, FindingOut, PluginReport, Report, SummaryRow
+from plugin_eval.report.neutral import command_free, terminal, visible
+from plugin_eval.report.scored import badge_text, below_threshold
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
+from plugin_eval.vocabulary import Kind
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 BADGE_STYLE = {
@@ -25,26 +40,100 @@ BADGE_STYLE = {
     "bronze": "bold dark_orange",
     "none": "dim",
 }
+ELLIPSIS = "…"
+# Path parts that say where a path starts without naming anything ("/x", "./x", "../x").
+_ROOTS = ("", ".", "..")
+
+
+def shortened(path: str, width: int) -> str:
+    """``path`` in at most ``width`` cells, whole folders taken out of its middle as needed
+    (``corpus/…/skills/csv-merge``); its start and its last two parts always stay, so a path
+    that cannot be made to fit comes back as short as it can be, wider than ``width``."""
+    if cell_len(path) <= width:
+        return path
+    parts = path.split("/")
+    lead = 1
+    while lead < len(parts) and parts[lead - 1] in _ROOTS:
+        lead += 1
+    start, most = parts[:lead], len(parts) - lead - 1  # at least one part goes
+    if most < 2:
+        return path
+    for kept in range(most, 1, -1):
+        candidate = "/".join([*start, ELLIPSIS, *parts[-kept:]])
+        if cell_len(candidate) <= width:
+            return candidate
+    return candidate
+
+
+def _fit(path: str, room: int, alone: int) -> str:
+    """A path for markup, shortened to ``room`` cells; when it cannot be, to ``alone``, the
+    width of the line it then wraps onto."""
+    shown = shortened(visible(path), room)
+    if cell_len(shown) > room:
+        shown = shortened(visible(path), alone)
+    return terminal(shown)
+
+
+class Hanging:
+    """Markup word-wrapped at the width, the lines after its first indented by ``indent``
+    cells. A word wider than a line is folded onto the next one, never cut."""
+
+    def __init__(self, markup: str, indent: int = 4) -> None:
+        self.markup = markup
+        self.indent = indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        text = console.render_str(self.markup)  # read as the console reads markup
+        text.expand_tabs()  # wrapping expands them; the offsets below count the result
+        first = text.wrap(console, options.max_width, overflow="fold")[0]
+        end = len(first.plain)
+        first.rstrip()
+        yield first
+        after = text.plain[end:]
+        end += len(after) - len(after.lstrip(" "))
+        if end < len(text.plain):
+            width = max(options.max_width - self.indent, 2)
+            for line in text[end:].wrap(console, width, overflow="fold"):
+                line.rstrip()
+                yield Text.assemble(" " * self.indent, line)
 
 
 def _score_style(score: float) -> str:
     return "green" if score >= 80 else "yellow" if score >= 60 else "red"
 
 
+def _width(console: Console, markup: str) -> int:
+    """The cells ``markup`` takes on one line."""
+    return console.render_str(markup).cell_len
+
+
+def _least(console: Console, table: Table) -> int:
+    """The fewest cells ``table`` takes without breaking a word (Rich's measure, unbounded)."""
+    return Measurement.get(console, console.options.update_width(sys.maxsize), table).minimum
+
+
+def _fitted(console: Console, table: Table) -> Table:
+    """``table``, with half its padding when its longest words would not fit the width."""
+    if _least(console, table) > console.width:
+        top, right, bottom, left = table.padding
+        table.padding = (top, right // 2, bottom, left // 2)
+    return table
+
+
 def render(console: Console, report: Report, explain: bool = False) -> None:
     c = report.composite
-    console.print(
+    head = (
         f"[bold]{terminal(report.name)}[/]  [{_score_style(c.score)}]{c.score:.1f}/100[/]"
         + (
             f" [{c.ci_lower:.1f}–{c.ci_upper:.1f}]"
             if c.ci_lower is not None and c.ci_upper is not None
             else ""
         )
-        + "  "
-        f"[{BADGE_STYLE[c.badge]}]{c.badge.capitalize() if c.badge != 'none' else 'no badge'}[/]  "
-        f"grade {c.grade}  [dim]· {report.depth} ({c.confidence_label}) · {terminal(report.path)}[/]",
-        soft_wrap=True,
+        + f"  [{BADGE_STYLE[c.badge]}]{badge_text(c.badge)}[/]  "
+        f"grade {c.grade}  [dim]· {report.depth} ({c.confidence_label}) · "
     )
+    path = _fit(report.path, console.width - _width(console, head), console.width - 2)
+    console.print(Hanging(f"{head}{path}[/]", 2))
     if c.anti_pattern_count:
         per_skill = (
             f", {c.anti_patterns_per_skill:.2f} a skill"
@@ -52,8 +141,11 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
             else ""
         )
         console.print(
-            f"  [dim]anti-pattern penalty ×{c.penalty:.2f} ({c.anti_pattern_count} flag(s)"
-            f"{per_skill})[/]"
+            Hanging(
+                f"  [dim]anti-pattern penalty ×{c.penalty:.2f} ({c.anti_pattern_count} flag(s)"
+                f"{per_skill})[/]",
+                4,
+            )
         )
     if isinstance(report, PluginReport):
         skills = ", ".join(
@@ -61,8 +153,8 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
             for s in sorted(report.skills, key=lambda s: s.composite.score)
         )
         parts = ", ".join(f"{p.kind} {terminal(p.name)}" for p in report.parts)
-        console.print(f"  skills: {skills or 'none'}", soft_wrap=True)
-        console.print(f"  [dim]also scored: {parts or 'nothing else'}[/]", soft_wrap=True)
+        console.print(Hanging(f"  skills: {skills or 'none'}", 4))
+        console.print(Hanging(f"  [dim]also scored: {parts or 'nothing else'}[/]", 4))
     table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 2, 0, 2))
     table.add_column("dimension")
     table.add_column("weight", justify="right")
@@ -87,29 +179,23 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
                 d.grade or "",
                 d.label or "",
             )
-    console.print(table)
+    console.print(_fitted(console, table))
     if c.weak_dimensions:
-        console.print(f"  weak: {', '.join(c.weak_dimensions)}", soft_wrap=True)
+        console.print(Hanging(f"  weak: {', '.join(c.weak_dimensions)}", 4))
     if c.strong_dimensions:
-        console.print(f"  strong: {', '.join(c.strong_dimensions)}", soft_wrap=True)
+        console.print(Hanging(f"  strong: {', '.join(c.strong_dimensions)}", 4))
+    render_judge(console, report, explain)
     render_monte_carlo(console, report, explain)
     if explain:
         layer = report.layers[0]
         for name, sub in layer.sub_scores.items():
             feeds = f" → {sub.feeds}" if sub.feeds else " (feeds no dimension)"
-            console.print(f"  [bold]{name}[/] {sub.score:.2f}{feeds}")
+            console.print(Hanging(f"  [bold]{name}[/] {sub.score:.2f}{feeds}", 4))
             for e in sub.evidence:
                 where = f" [dim](line {e.line})[/]" if e.line else ""
-                console.print(f"      {e.points:+.2f}  {terminal(e.label)}{where}", soft_wrap=True)
+                console.print(Hanging(f"      {e.points:+.2f}  {terminal(e.label)}{where}", 13))
     for f in report.findings:
-        loc = f.path + (f":{f.line}" if f.line else "") + (f":{f.column}" if f.column else "")
-        star = " [dim](anti-pattern)[/]" if f.anti_pattern else ""
-        console.print(
-            f"  {terminal(loc)}: [{SEVERITY_STYLE[f.severity]}]{f.code}[/] {f.flag} "
-            f"{terminal(f.message)}{star}",
-            soft_wrap=True,
-        )
-        console.print(f"      [dim]fix: {terminal(f.fix)}[/]", soft_wrap=True)
+        _finding(console, f, 2)
     n = report.counts
     console.print(
         f"  [dim]{n.error} error(s), {n.warning} warning(s), {n.info} info"
@@ -119,28 +205,71 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
     console.print()
 
 
+def _finding(console: Console, f: FindingOut, indent: int) -> None:
+    """``path:line:column: CODE FLAG message`` and its fix: the path shortened only as much
+    as keeps the code and flag on its first line, or else the location alone."""
+    where = (f":{f.line}" if f.line else "") + (f":{f.column}" if f.column else "")
+    room = console.width - indent - cell_len(f"{where}: {f.code} {f.flag}")
+    path = _fit(f.path, room, console.width - indent - cell_len(where) - 1)
+    star = " [dim](anti-pattern)[/]" if f.anti_pattern else ""
+    console.print(
+        Hanging(
+            f"{' ' * indent}{path}{where}: [{SEVERITY_STYLE[f.severity]}]{f.code}[/] {f.flag} "
+            f"{terminal(f.message)}{star}",
+            indent + 4,
+        )
+    )
+    console.print(Hanging(f"{' ' * (indent + 4)}[dim]fix: {terminal(f.fix)}[/]", indent + 9))
+
+
 def render_summary(console: Console, reports: list[Report]) -> None:
+    """A table of every report, best first; one report after another (its path on a line of
+    its own) when the paths cannot fit a table at this width."""
     if len(reports) < 2:
         return
+    ranked = sorted(reports, key=lambda r: (-r.composite.score, r.path))
+    flags = [", ".join(sorted({a.flag for a in r.layers[0].anti_patterns})) for r in ranked]
+    rest = _summary_table(ranked, [""] * len(ranked), flags)
+    # The skill column's room: the width less what the other columns need at the least.
+    room = console.width - _least(console, rest) + len("skill")
+    paths = [shortened(visible(r.path), room) for r in ranked]
+    if all(cell_len(p) <= room for p in paths):
+        console.print(_summary_table(ranked, [terminal(p) for p in paths], flags))
+    else:
+        console.print(f"{len(reports)} skills")
+        for r, flagged in zip(ranked, flags, strict=True):
+            c = r.composite
+            console.print(Hanging(terminal(shortened(visible(r.path), console.width)), 0))
+            console.print(
+                Hanging(
+                    f"  {c.score:5.1f}  {c.badge:<8}  {c.grade:<2}  {r.counts.error} error(s), "
+                    f"{r.counts.warning} warning(s)  {flagged}",
+                    4,
+                )
+            )
+    mean = sum(r.composite.score for r in reports) / len(reports)
+    console.print(f"mean score {mean:.1f}")
+
+
+def _summary_table(ranked: list[Report], paths: list[str], flags: list[str]) -> Table:
+    """Only the flags wrap (between flags); the paths come shortened as needed."""
     table = Table(
-        title=f"{len(reports)} skills", title_justify="left", box=None, padding=(0, 2, 0, 0)
+        title=f"{len(ranked)} skills", title_justify="left", box=None, padding=(0, 2, 0, 0)
     )
     for col in ("skill", "score", "badge", "grade", "errors", "warnings", "flags"):
-        table.add_column(col, justify="right" if col in ("score", "errors", "warnings") else "left")
-    for r in sorted(reports, key=lambda r: (-r.composite.score, r.path)):
-        flags = ", ".join(sorted({a.flag for a in r.layers[0].anti_patterns}))
+        right = col in ("score", "errors", "warnings")
+        table.add_column(col, justify="right" if right else "left", no_wrap=col != "flags")
+    for r, path, flagged in zip(ranked, paths, flags, strict=True):
         table.add_row(
-            terminal(r.path),
+            path,
             f"{r.composite.score:.1f}",
             r.composite.badge,
             r.composite.grade,
             str(r.counts.error),
             str(r.counts.warning),
-            flags,
+            flagged,
         )
-    console.print(table)
-    mean = sum(r.composite.score for r in reports) / len(reports)
-    console.print(f"mean score {mean:.1f}")
+    return table
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -150,95 +279,167 @@ def _counts(counts: dict[str, int]) -> str:
 MISSED_SHOWN = 5
 
 
+def _interval(console: Console, report: Report) -> None:
+    """The composite's interval, and what it resampled, when a layer measured one."""
+    c = report.composite
+    if c.ci_lower is None or c.ci_upper is None:
+        return
+    over = " and ".join(
+        what
+        for what, there in (
+            ("judges", any(x.judge is not None for x in report.layers)),
+            ("prompts", any(x.monte_carlo is not None for x in report.layers)),
+        )
+        if there
+    )
+    console.print(
+        Hanging(
+            f"    composite {c.score:.1f} [{c.ci_lower:.1f}–{c.ci_upper:.1f}] "
+            f"[dim](95 % bootstrap over {over})[/]",
+            6,
+        )
+    )
+
+
+def render_judge(console: Console, report: Report, explain: bool = False) -> None:
+    """The judge layer: each judged dimension with its judges' bands and quotes, their
+    agreement, and what the judgements cost."""
+    layer = next((x for x in report.layers if x.judge is not None), None)
+    if layer is None or layer.judge is None:
+        return
+    j = layer.judge
+
+    def line(markup: str, indent: int = 4) -> None:
+        console.print(Hanging(markup, indent + 2))
+
+    models = ", ".join(terminal(m) for m in j.models)
+    alpha = (
+        "alpha undefined (one judge, or one band everywhere)"
+        if j.alpha is None
+        else f"alpha {j.alpha:.2f}"
+        + (
+            f" [{j.alpha_ci_lower:.2f}–{j.alpha_ci_upper:.2f}]"
+            if j.alpha_ci_lower is not None and j.alpha_ci_upper is not None
+            else ""
+        )
+    )
+    line(
+        f"  [bold]judge[/] {j.backend} ({models}) · {j.usable_judges} of {j.judges} "
+        f"judgement(s) usable · agreement {alpha}",
+        2,
+    )
+    if j.caveat:
+        line(f"    [yellow]caveat: {terminal(j.caveat)}[/]")
+    if j.excerpt:
+        line(f"    [dim]excerpt: {terminal(j.excerpt)}[/]")
+    for d in j.dimensions:
+        bands = ", ".join("–" if b is None else str(b) for b in d.bands)
+        if d.score is None:
+            line(f"    {d.name:<22} [dim]unmeasured[/] (bands {bands})")
+            continue
+        capped = f" [yellow](capped at {d.capped_at:.2f})[/]" if d.capped_at is not None else ""
+        line(
+            f"    {d.name:<22} {d.score:.2f} ± {d.spread or 0:.2f} [dim](bands {bands})[/]" + capped
+        )
+        for quote in d.quotes if explain else d.quotes[:1]:
+            line(f"      [dim]“{terminal(_clip(quote))}”[/]", 6)
+        if d.dropped_quotes:
+            line(f"      [dim]{d.dropped_quotes} quote(s) not in the skill, dropped[/]", 6)
+    u = j.usage
+    cost = "cost unknown (no price)" if u.cost_usd is None else f"${u.cost_usd:.4f}"
+    line(
+        f"    [dim]{u.calls} call(s): {u.backend_calls} request(s), {u.cached_calls} cached, "
+        f"{u.retries} retried · tokens {u.input_tokens} in / {u.output_tokens} out · {cost}[/]"
+    )
+    if not any(x.monte_carlo is not None for x in report.layers):
+        _interval(console, report)
+
+
 def render_monte_carlo(console: Console, report: Report, explain: bool = False) -> None:
     """The Monte Carlo layer: what ran, triggering with intervals, who took the misses."""
     layer = next((x for x in report.layers if x.monte_carlo is not None), None)
     if layer is None or layer.monte_carlo is None:
         return
     mc = layer.monte_carlo
+
+    def line(markup: str, indent: int = 4) -> None:
+        """One line of the layer, indented by ``indent``; what it wraps onto two more."""
+        console.print(Hanging(markup, indent + 2))
+
     what = (
         "[yellow]a simulation: lexical BM25 router, not a model[/]"
         if mc.simulated
         else terminal(mc.model) + (f" at {terminal(mc.base_url)}" if mc.base_url else "")
     )
     d = mc.distractors
-    console.print(
+    line(
         f"  [bold]monte carlo[/] {mc.backend} ({what}) · {mc.runs} run(s) of "
         f"{mc.distinct_prompts} prompt(s) · {len(d.candidates) - 1} distractor(s), "
         f"{terminal(d.source)} · prompts {terminal(mc.prompt_source)}",
-        soft_wrap=True,
+        2,
     )
     t = mc.triggering
     if t is not None:
-        console.print(
+        line(
             f"    triggering  precision {t.precision.text()}  recall {t.recall.text()}  "
-            f"F1 {t.f1.text()}  [dim](TP {t.tp} FP {t.fp} FN {t.fn} TN {t.tn})[/]",
-            soft_wrap=True,
+            f"F1 {t.f1.text()}  [dim](TP {t.tp} FP {t.fp} FN {t.fn} TN {t.tn})[/]"
         )
         if t.stolen_by:
-            console.print(
-                f"    missed {t.fn} should-trigger run(s), taken by: {_counts(t.stolen_by)}",
-                soft_wrap=True,
-            )
+            line(f"    missed {t.fn} should-trigger run(s), taken by: {_counts(t.stolen_by)}")
         if t.false_triggers_from:
-            console.print(
-                f"    took {t.fp} should-not run(s) belonging to: {_counts(t.false_triggers_from)}",
-                soft_wrap=True,
+            line(
+                f"    took {t.fp} should-not run(s) belonging to: {_counts(t.false_triggers_from)}"
             )
     if mc.output_quality is not None:
         q = mc.output_quality
-        console.print(
-            f"    output quality {q.mean.text()} [dim]({terminal(q.method)}, {q.cases} case(s))[/]",
-            soft_wrap=True,
+        line(
+            f"    output quality {q.mean.text()} [dim]({terminal(q.method)}, {q.cases} case(s))[/]"
         )
+        for label, match in (("items", q.item_match), ("cards", q.card_match)):
+            if match is not None:
+                line(f"      {label}  {terminal(match.text())}")
     if mc.consistency is not None:
         k = mc.consistency
-        console.print(
+        line(
             f"    consistency {k.score:.0f}/100 [dim](mean pairwise Jaccard {k.mean_jaccard:.2f}, "
             f"{k.prompts} prompt(s))[/]"
         )
     f = mc.failures
     if f.failures or not mc.simulated:
         kinds = f" ({_counts(f.by_kind)})" if f.by_kind else ""
-        console.print(f"    failures {f.failures}/{f.calls} {f.rate.text()}{kinds}", soft_wrap=True)
+        line(f"    failures {f.failures}/{f.calls} {f.rate.text()}{kinds}")
     if mc.tokens is not None:
-        console.print(
+        line(
             f"    output tokens median {mc.tokens.median_output_tokens:.0f} "
             f"(IQR {mc.tokens.q1:.0f}–{mc.tokens.q3:.0f}, {mc.tokens.replies} replies)"
         )
     if not mc.simulated:
         u = mc.usage
         cost = "cost unknown (no price)" if u.cost_usd is None else f"${u.cost_usd:.4f}"
-        console.print(
+        line(
             f"    [dim]{u.calls} call(s): {u.backend_calls} request(s), {u.cached_calls} cached, "
             f"{u.retries} retried · tokens {u.input_tokens} in / {u.output_tokens} out · {cost}[/]"
         )
-    c = report.composite
-    if c.ci_lower is not None and c.ci_upper is not None:
-        console.print(
-            f"    composite {c.score:.1f} [{c.ci_lower:.1f}–{c.ci_upper:.1f}] "
-            "[dim](95 % bootstrap over prompts)[/]"
-        )
+    _interval(console, report)
     if mc.stopped_early:
-        console.print(f"    [yellow]stopped early ({mc.stopped_early}) after {mc.runs} run(s)[/]")
+        line(f"    [yellow]stopped early ({mc.stopped_early}) after {mc.runs} run(s)[/]")
     wrong = [p for p in mc.prompts if p.outcome != "pass"]
     shown = mc.prompts if explain else wrong[:MISSED_SHOWN]
     for p in shown:
         style = "green" if p.outcome == "pass" else "red"
         expected = "should trigger" if p.should_trigger else "should not"
         picked = _counts(p.picked) or "—"
-        console.print(
+        line(
             f"    [{style}]{p.outcome:<13}[/] {expected:<14} picked {picked}  "
-            f"[dim]{terminal(_clip(p.prompt))}[/]",
-            soft_wrap=True,
+            f"[dim]{terminal(_clip(p.prompt))}[/]"
         )
     if not explain and len(wrong) > MISSED_SHOWN:
-        console.print(f"    [dim]+{len(wrong) - MISSED_SHOWN} more (--explain or --output json)[/]")
+        line(f"    [dim]+{len(wrong) - MISSED_SHOWN} more (--explain or --output json)[/]")
     if explain:
         for name, sub in layer.sub_scores.items():
-            console.print(f"  [bold]{name}[/] {sub.score:.2f} → {sub.feeds}")
+            line(f"  [bold]{name}[/] {sub.score:.2f} → {sub.feeds}", 2)
             for e in sub.evidence:
-                console.print(f"      {e.points:+.2f}  {terminal(e.label)}", soft_wrap=True)
+                console.print(Hanging(f"      {e.points:+.2f}  {terminal(e.label)}", 13))
 
 
 def _clip(text: str, width: int = 80) -> str:
@@ -260,29 +461,95 @@ def console_for(options: RenderOptions) -> tuple[Console, io.StringIO]:
     return console, buffer
 
 
+# Blanks at the end of a line, before the codes that end its styles when there is colour.
+_LINE_END = re.compile(r" +((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
+
+
+def _finished(buffer: io.StringIO) -> str:
+    """What the console wrote, without the blanks Rich pads table cells and wrapped lines
+    with, and with no line that opens an Actions command."""
+    return command_free(_LINE_END.sub(r"\1", buffer.getvalue()))
+
+
 def render_batch(batch: Batch, options: RenderOptions) -> str:
-    """Each report in turn, then a table of all of them when there are several."""
+    """Each report in turn, then a table of all of them when there are several; with
+    ``statistics`` the findings counted by code instead, with ``quiet`` the findings alone."""
     console, buffer = console_for(options)
-    for report in batch.reports:
-        render(console, report, options.explain)
-    render_summary(console, list(batch.reports))
     verdict = options.verdict
-    for failing, finding in below_threshold(batch.reports, verdict.threshold):
-        console.print(
-            f"[bold red]FAIL[/] {terminal(failing.path)}: {terminal(finding.message)}",
-            soft_wrap=True,
-        )
-    if verdict.failed:
-        console.print(f"exit 1: {terminal('; '.join(verdict.reasons()))}", soft_wrap=True)
-    return command_free(buffer.getvalue())
+    failing = below_threshold(batch.reports, verdict.threshold)
+    findings = [f for r in batch.reports for f in r.findings] + [f for _, f in failing]
+    if options.statistics:
+        _statistics(console, ((f.code, f.flag) for f in findings))
+    elif options.quiet:
+        for f in findings:
+            _finding(console, f, 0)
+    else:
+        for report in batch.reports:
+            render(console, report, options.explain)
+        render_summary(console, list(batch.reports))
+        for item, finding in failing:
+            path = _fit(item.path, console.width - 6, console.width - 6)
+            console.print(Hanging(f"[bold red]FAIL[/] {path}: {terminal(finding.message)}", 5))
+        if verdict.failed:
+            console.print(Hanging(f"exit 1: {terminal('; '.join(verdict.reasons()))}", 8))
+    return _finished(buffer)
+
+
+def _statistics(console: Console, codes: Iterable[tuple[str, str]]) -> None:
+    """One line per rule code, ruff's ``--statistics``: count, code, flag; most found first."""
+    counted = Counter(codes)
+    for (code, flag), n in sorted(counted.items(), key=lambda item: (-item[1], item[0])):
+        console.print(Hanging(f"{n:>5}  {terminal(code)}  {terminal(flag)}", 7))
+
+
+def _tree_codes(out: Path, rows: Iterable[SummaryRow]) -> Iterator[tuple[str, str]]:
+    """Code and flag of each finding in the item reports `report` wrote under ``out``."""
+    for row in rows:
+        if row.errored:
+            continue
+        folder = "plugins" if row.kind is Kind.PLUGIN else "skills"
+        data = json.loads((out / folder / f"{row.slug}.json").read_text(encoding="utf-8"))
+        for f in data.get("findings", []):
+            yield f["code"], f["flag"]
+
+
+def render_tree_statistics(out: Path, rows: Iterable[SummaryRow], options: RenderOptions) -> str:
+    """``report --statistics``: the findings of every item the report holds, by code."""
+    console, buffer = console_for(options)
+    _statistics(console, _tree_codes(out, rows))
+    return _finished(buffer)
 
 
 def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
     """Two items side by side, with the findings only one of them has."""
     console, buffer = console_for(options)
-    for line in _comparison_lines(data):
-        console.print(line, soft_wrap=True)
-    return command_free(buffer.getvalue())
+    width = console.width
+    for side in ("A", "B"):
+        item = data[side.lower()]
+        tail = f"  {item['score']:.1f} {item['badge']} ({item['grade']})"
+        path = _fit(item["path"], width - 3 - cell_len(tail), width - 3)
+        console.print(Hanging(f"{side}  {path}{terminal(tail)}", 3))
+    console.print()
+    console.print(f"{'':26} {'A':>7} {'B':>7} {'Δ':>7}  winner")
+    for r in data["rows"]:
+        colour = {"A": "red", "B": "green"}.get(r["winner"], "dim")
+        console.print(
+            Hanging(
+                f"{r['name']:26} {number_text(r['a']):>7} {number_text(r['b']):>7} "
+                f"{delta_text(r['delta']):>7}  [{colour}]{r['winner']}[/]",
+                2,
+            )
+        )
+    for key, label in (("only_in_a", "only in A"), ("only_in_b", "only in B")):
+        console.print()
+        console.print(f"{label}: {len(data[key])} finding(s)")
+        for f in data[key]:
+            head = f"{f['code']} {f['flag']} "
+            where = f":{f['line']}" if f["line"] else ""
+            room = width - 2 - cell_len(head + where) - 1
+            path = _fit(f["path"], room, width - 4 - cell_len(where) - 1)
+            console.print(Hanging(f"  {terminal(head)}{path}{where}: {terminal(f['message'])}", 4))
+    return _finished(buffer)
 
 
 def render_rules(rules: Sequence[RuleDoc], options: RenderOptions) -> str:
@@ -290,31 +557,6 @@ def render_rules(rules: Sequence[RuleDoc], options: RenderOptions) -> str:
     console, buffer = console_for(options)
     for r in rules:
         console.print(
-            f"{r.code}  {r.flag:<28} {r.severity.value:<8} {counts_toward(r)}", soft_wrap=True
+            Hanging(f"{r.code}  {r.flag:<28} {r.severity.value:<8} {counts_toward(r)}", 7)
         )
-    return buffer.getvalue()
-
-
-def _comparison_lines(data: dict[str, Any]) -> list[str]:
-    """Rich markup lines for the terminal."""
-    a, b = data["a"], data["b"]
-    lines = [
-        f"A  {terminal(a['path'])}  {a['score']:.1f} {a['badge']} ({a['grade']})",
-        f"B  {terminal(b['path'])}  {b['score']:.1f} {b['badge']} ({b['grade']})",
-        "",
-        f"{'':26} {'A':>7} {'B':>7} {'Δ':>7}  winner",
-    ]
-    for r in data["rows"]:
-        colour = {"A": "red", "B": "green"}.get(r["winner"], "dim")
-        lines.append(
-            f"{r['name']:26} {number_text(r['a']):>7} {number_text(r['b']):>7} {delta_text(r['delta']):>7}"
-            f"  [{colour}]{r['winner']}[/]"
-        )
-    for key, label in (("only_in_a", "only in A"), ("only_in_b", "only in B")):
-        lines += ["", f"{label}: {len(data[key])} finding(s)"]
-        lines += [
-            f"  {f['code']} {f['flag']} {terminal(f['path'])}"
-            f"{':' + str(f['line']) if f['line'] else ''}: {terminal(f['message'])}"
-            for f in data[key]
-        ]
-    return lines
+    return _finished(buffer)

@@ -46,12 +46,14 @@ DEPTHS: dict[Depth, tuple[Layer, ...]] = {
     Depth.DEEP: (Layer.STATIC, Layer.JUDGE, Layer.MONTE_CARLO),
     Depth.THOROUGH: (Layer.STATIC, Layer.JUDGE, Layer.MONTE_CARLO),
 }
-CONFIDENCE: dict[Depth, str] = {
-    Depth.QUICK: "Estimated",
-    Depth.STANDARD: "Assessed",
-    Depth.DEEP: "Certified",
-    Depth.THOROUGH: "Certified+",
-}
+# Confidence labels name what was measured, never the depth that was asked for: "Assessed"
+# needs the judge; "Certified" the judge and routing by a model (not the offline simulation)
+# over at least deep's runs; "Certified+" the same over thorough's (engine.confidence).
+ESTIMATED = "Estimated"
+SIMULATED = "Estimated: simulated routing"
+ASSESSED = "Assessed"
+CERTIFIED = "Certified"
+CERTIFIED_PLUS = "Certified+"
 BADGES: tuple[tuple[float, str], ...] = (
     (90.0, "platinum"),
     (80.0, "gold"),
@@ -125,6 +127,7 @@ class CompositeResult:
     # 95 % interval of the score, when a layer measured its own uncertainty (Monte Carlo).
     ci_lower: float | None = None
     ci_upper: float | None = None
+    confidence: str = ESTIMATED
 
 
 def blend(layer_scores: Mapping[Layer, float], dimension: str) -> float | None:

@@ -26,7 +26,7 @@ class Tool:
 class Call:
     """One request. ``sample`` numbers repeats of the same request, so each is a new draw."""
 
-    kind: Literal["route", "answer", "generate"]
+    kind: Literal["route", "answer", "generate", "judge"]
     prompt: str
     system: str = ""
     tools: tuple[Tool, ...] = ()
