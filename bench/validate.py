@@ -12,8 +12,9 @@ once, at random, into a half rules are tuned on and a half that is only measured
 Prints, per dimension: Spearman's rho and the mean absolute error of the tool's static
 score against the labels (with the two rating passes' own agreement for reference); and per
 rule: how many of its findings were labelled real, false, debatable or not labelled yet
-(findings the labelling never saw, because the rule changed since), and its precision
-(real / labelled, debatable counted as not real).
+(findings the labelling never saw, because the rule changed since), its precision (real /
+labelled, debatable counted as not real), and its precision among the findings the labels
+decided (real / (real + false), debatable left out).
 """
 
 from __future__ import annotations
@@ -122,16 +123,19 @@ def main() -> int:
             if label == "unlabelled":
                 unlabelled.append(f"{sid}/{file}:{line} {code} {message}")
     print(
-        f"\n{'rule':6} {'fired':>5} {'real':>5} {'false':>5} {'debatable':>9} {'unlabelled':>10} {'precision':>9}"
+        f"\n{'rule':6} {'fired':>5} {'real':>5} {'false':>5} {'debatable':>9} {'unlabelled':>10} "
+        f"{'precision':>9} {'decided':>7}"
     )
     for code in sorted(per_rule):
         c = per_rule[code]
         labelled = c["real"] + c["false"] + c["debatable"]
+        decided = c["real"] + c["false"]
         precision = f"{c['real'] / labelled:9.2f}" if labelled else f"{'—':>9}"
+        among = f"{c['real'] / decided:7.2f}" if decided else f"{'—':>7}"
         fired = sum(c.values())
         print(
             f"{code:6} {fired:5} {c['real']:5} {c['false']:5} {c['debatable']:9} "
-            f"{c['unlabelled']:10} {precision}"
+            f"{c['unlabelled']:10} {precision} {among}"
         )
     if args.show_findings and unlabelled:
         print("\nunlabelled findings:")

@@ -115,6 +115,10 @@ class Facts:
         self.doc = doc
 
     @cached_property
+    def dependencies(self) -> Dependencies:
+        return dependencies(self.doc)
+
+    @cached_property
     def exempt(self) -> str | None:
         meta = self.doc.frontmatter
         if meta.get("disable-model-invocation") is True:
@@ -423,3 +427,94 @@ class Facts:
     @cached_property
     def skill_bytes(self) -> int:
         return len(self.doc.raw)
+
+
+# A skill named as a dependency or hand-off: a verb of use, then the name (in code, in bold,
+# hyphenated, or namespaced `plugin:skill`), then the word "skill" unless it is namespaced.
+_SKILL_NAME = (
+    r"(?:`(?P<code>[a-z0-9][a-z0-9_-]*(?::[a-z0-9][a-z0-9_-]*)?)`"
+    r"|\*\*(?P<bold>[a-z0-9][a-z0-9_-]*(?::[a-z0-9][a-z0-9_-]*)?)\*\*"
+    r"|(?P<plain>[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9-]*|[a-z0-9]+(?:-[a-z0-9]+)+))"
+)
+DEPENDENCY = re.compile(
+    r"(?i:\b(?:depends?\s+on|relies\s+on|requires?|needs?|use[sd]?|using|invoke[sd]?|load|"
+    r"call|run|apply|follow|(?:hand|hands|handing)\s+(?:it\s+|this\s+|them\s+)?off\s+to|"
+    r"defer\s+to|delegate\s+to|switch\s+to|continue\s+with)\s+(?:the\s+)?)"
+    + _SKILL_NAME
+    + r"(?P<skill>\s+(?i:skill)\b)?"
+)
+
+
+@dataclass(frozen=True)
+class NamedSkill:
+    """A skill the body names as a dependency or hand-off, and whether it is beside this one."""
+
+    name: str  # as written (`plugin:skill` kept)
+    line: int
+    column: int
+    path: str  # where its SKILL.md would be: the sibling folder of that name
+    exists: bool
+
+
+@dataclass(frozen=True)
+class Dependencies:
+    named: tuple[NamedSkill, ...]
+    # Where the plugin manifest would be when the skill sits in a folder named skills/, and
+    # whether it is there: such a skill is in a plugin, whose skills/ ships its dependencies.
+    manifest: tuple[str, bool] | None
+    plugin: str | None  # the plugin's folder name, when it is one
+
+    @property
+    def in_collection(self) -> bool:
+        """Whether the named skills are expected beside this one: it is in a plugin, or one
+        of them is there (so the author ships what it names with it)."""
+        return self.plugin is not None or any(n.exists for n in self.named)
+
+
+def _plugin_name(manifest: Path) -> str:
+    """The plugin's name (what namespaces its skills): its manifest's, else its folder's."""
+    from plugin_eval.json_input import JsonInputError, parse
+
+    try:
+        data = parse(read_file(manifest, budgets.LINKED_FILE_BYTES).decode("utf-8", "replace"))
+    except (OSError, JsonInputError):
+        data = None
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) and name else manifest.parent.parent.name
+
+
+def dependencies(doc: SkillDocument) -> Dependencies:
+    """The skills the body names as dependencies or hand-offs, outside code blocks."""
+    in_code: set[int] = set()
+    for block in doc.code_blocks:
+        in_code.update(range(block.line, block.end_line + 1))
+    found: list[tuple[str, int, int, bool]] = []
+    for number in range(doc.body_start, len(doc.lines) + 1):
+        text = doc.line_text(number)
+        if number in in_code or ("skill" not in text.lower() and ":" not in text):
+            continue
+        for m in DEPENDENCY.finditer(text):
+            # The name's column as written: its backtick or its asterisks included.
+            group, marks = next(
+                (g, n) for g, n in (("code", 1), ("bold", 2), ("plain", 0)) if m.group(g)
+            )
+            column = m.start(group) - marks + 1
+            found.append((m.group(group), number, column, bool(m.group("skill"))))
+    if not found:
+        return Dependencies((), None, None)
+    skills = doc.folder.parent
+    manifest = skills.parent / ".claude-plugin" / "plugin.json"
+    checked = (str(manifest), manifest.is_file()) if skills.name == "skills" else None
+    plugin = _plugin_name(manifest) if checked is not None and checked[1] else None
+    named = []
+    for name, line, column, said_skill in found:
+        space, _, short = name.rpartition(":")
+        if space and not said_skill and space != plugin:
+            continue  # `alpine:latest`, `file:line`: a namespace that is not this plugin
+        if not space and not said_skill:
+            continue
+        if short == doc.folder.name:
+            continue
+        path = skills / short / "SKILL.md"
+        named.append(NamedSkill(name, line, column, str(path), path.is_file()))
+    return Dependencies(tuple(named), checked, plugin)

@@ -43,6 +43,7 @@ from plugin_eval.targets import Target, TargetError, resolve
 from plugin_eval.vocabulary import Depth, Kind
 
 if TYPE_CHECKING:
+    from plugin_eval.certify import Certification
     from plugin_eval.marketplace import RunStats
     from plugin_eval.montecarlo.settings import MonteCarloSettings
     from plugin_eval.report.summary import RowStore
@@ -346,9 +347,11 @@ def report_tree(
     sarif: bool = False,
     html: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    history: Path | None = None,
 ) -> ReportRun:
     """Score every plugin and loose skill under ``root`` into ``out``: per-item JSON,
-    summary.json and summary.md, badges, and SARIF or HTML when asked."""
+    summary.json and summary.md, badges, and SARIF or HTML when asked. ``history``: a folder
+    of earlier runs' summary.json files, whose trend report.html draws."""
     from plugin_eval.marketplace import default_jobs, run_report
     from plugin_eval.plugin import is_plugin
     from plugin_eval.report import summary as summary_report
@@ -359,12 +362,21 @@ def report_tree(
         raise UsageError(f"--out {out}: is a file; give a folder (it is created if missing)")
     if out.resolve() == root.resolve() or (out / "SKILL.md").exists() or is_plugin(out):
         raise UsageError(f"--out {out}: must be a folder of its own, not ROOT, a skill or a plugin")
+    if history is not None and not html:
+        raise UsageError("--history: the trend is drawn in report.html; add --html")
     said: list[str] = []
     try:
-        last = summary_report.load_previous(previous, said) if previous is not None else None
+        last_run = summary_report.previous_run(previous, said) if previous is not None else None
     except summary_report.PreviousUnusable as err:
         raise UsageError(
             f"--previous {previous}: {err}; give the output folder of an earlier report"
+        ) from None
+    last = last_run.rows if last_run is not None else None
+    try:
+        earlier = summary_report.load_history(history, said) if history is not None else []
+    except summary_report.PreviousUnusable as err:
+        raise UsageError(
+            f"--history {history}: {err}; give a folder of earlier runs' summary.json files"
         ) from None
     config = config or Config()
     stamp = now()
@@ -379,14 +391,23 @@ def report_tree(
     stats.notes += said
     # Each file is written whole (a temporary file renamed into place), never half.
     try:
-        summary_report.write_summary(out, rows, stamp, root.as_posix(), stats.notes, last)
+        header, summary = summary_report.write_summary(
+            out, rows, stamp, root.as_posix(), stats.notes, last
+        )
         if sarif:
             # Paths from the folder plugin-eval runs in, as `score -o sarif` writes them.
             where = Path(os.path.relpath(root)).as_posix()
             rebased = Batch(stamp, tuple(_rebased(r, where) for r in collected))
             write_text(out / "summary.sarif", render(rebased, "sarif"))
         if html:
-            write_text(out / "report.html", render(Batch(stamp, tuple(collected)), "html"))
+            from plugin_eval.report.html import Tree, render_tree
+
+            runs = summary_report.trend(
+                [*earlier, *([last_run] if last_run is not None else [])],
+                summary_report.run_of(header, rows),
+            )
+            tree = Tree(header, collected, summary.errors.rows(), summary.listed, runs)
+            write_text(out / "report.html", render_tree(tree))
     except OSError as err:
         raise UsageError(str(unusable("--out", out, err))) from None
     return ReportRun(rows, stats, out)
@@ -409,3 +430,42 @@ def _collector(into: list[Report]) -> Callable[[SummaryRow, str], None]:
             into.append(model.model_validate(data))
 
     return keep
+
+
+def certify_path(
+    path: Path | str,
+    settings: MonteCarloSettings | None,
+    out: Path | None = Path("plugin-eval-certificate"),
+    config: Config | None = None,
+    *,
+    generated_at: str | None = None,
+) -> Certification:
+    """Certify one skill: depth thorough with a model backend, and its certificate written to
+    ``out`` (text, Markdown, JSON and an SVG badge; nothing written when ``out`` is None).
+    Everything that makes the request unusable is said before any call is made."""
+    from plugin_eval import certify
+    from plugin_eval.report.certificate import files
+
+    if settings is None or settings.backend == "offline":
+        raise UsageError(certify.OFFLINE)
+    config = config or Config()
+    resolved = targets_of([path], config.scope())
+    if resolved.failures:
+        raise UsageError(f"{resolved.failures[0].path}: {resolved.failures[0].error}")
+    try:
+        target = certify.one_skill(resolved.targets, Path(path).as_posix())
+        if out is not None:
+            certify.check_out(out, target.folder)
+    except certify.Refused as err:
+        raise UsageError(str(err)) from None
+    _preflight(settings)
+    own = _per_target(settings, target)  # its own --save-evals file in a folder
+    assert own is not None
+    done = certify.certify(target, config, own, generated_at or now())
+    if out is not None:
+        try:
+            for name, text in files(done.certificate).items():
+                write_output(out / name, text)
+        except OSError as err:
+            raise UsageError(str(unusable("--out", out, err))) from None
+    return done

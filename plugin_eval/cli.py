@@ -521,17 +521,23 @@ def schema(
     row: Annotated[
         bool, typer.Option(help="The schema of one row of a marketplace report's summary.json.")
     ] = False,
+    certificate: Annotated[
+        bool, typer.Option(help="The schema of certificate.json (plugin-eval certify).")
+    ] = False,
 ) -> None:
     """Print the JSON Schema of the report."""
     import json
 
     from pydantic import BaseModel
 
+    from plugin_eval.report.certificate import Certificate
     from plugin_eval.report.model import BatchReport, Report, SummaryRow
 
-    if batch and row:
-        raise _usage("give --batch or --row, not both")
-    model: type[BaseModel] = SummaryRow if row else BatchReport if batch else Report
+    if batch + row + certificate > 1:
+        raise _usage("give one of --batch, --row and --certificate")
+    model: type[BaseModel] = (
+        Certificate if certificate else SummaryRow if row else BatchReport if batch else Report
+    )
     _write(json.dumps(model.model_json_schema(), indent=2) + "\n")
 
 
@@ -541,6 +547,13 @@ def report_command(
     out: Annotated[Path, typer.Option("--out", help="Folder to write the report into.")],
     previous: Annotated[
         Path | None, typer.Option(help="Last run's output folder: adds what changed.")
+    ] = None,
+    history: Annotated[
+        Path | None,
+        typer.Option(
+            help="A folder of earlier runs' summary.json files (or their output folders): "
+            "report.html draws the trend of the mean and of each item's score. Needs --html."
+        ),
     ] = None,
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes [default: cores].")
@@ -596,6 +609,7 @@ def report_command(
                 sarif=sarif,
                 html=html,
                 progress=advance,
+                history=history,
             )
     except api.UsageError as err:
         raise _usage(str(err)) from None
@@ -616,6 +630,124 @@ def report_command(
         )
     run.rows.close()
     raise typer.Exit(api.EXIT_FAIL if stats.errored else api.EXIT_OK)
+
+
+@app.command("certify")
+def certify_command(
+    path: Annotated[Path, typer.Argument(help="One skill folder (or its SKILL.md).")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="Folder for certificate.txt, .md, .json and badge.svg (created; only a "
+            "previous certificate there is replaced).",
+        ),
+    ] = Path("plugin-eval-certificate"),
+    output: Annotated[
+        Literal["text", "markdown", "json"],
+        typer.Option("--output", "-o", help="Format printed on standard output."),
+    ] = "text",
+    runs: Runs = None,
+    backend: BackendOption = None,
+    model: ModelOption = None,
+    base_url: BaseUrl = None,
+    concurrency: Concurrency = None,
+    timeout: Timeout = None,
+    no_cache: NoCache = False,
+    max_cost: MaxCost = None,
+    price: Price = None,
+    judges: Judges = None,
+    judge_model: JudgeModels = None,
+    ci_width: CiWidth = None,
+    against: Against = None,
+    save_evals: SaveEvals = None,
+    config_file: ConfigFile = None,
+    isolated: Isolated = False,
+    debug: Debug = False,
+) -> None:
+    """Certify one skill: static, judge and Monte Carlo (100 runs); exit 0 certified, 1 not."""
+    _debug(debug)
+    from plugin_eval import certify
+    from plugin_eval.montecarlo.settings import BACKENDS, OptionError, from_options
+    from plugin_eval.report.certificate import RENDER
+
+    try:
+        if backend is None or backend == "offline":
+            raise api.UsageError(certify.OFFLINE)
+        if backend not in BACKENDS:
+            raise api.UsageError(f"--backend {backend}: choose {', '.join(BACKENDS)}")
+        try:
+            settings = from_options(
+                Depth.THOROUGH,
+                runs=runs,
+                backend=backend,
+                model=model,
+                base_url=base_url,
+                concurrency=concurrency,
+                timeout=timeout,
+                no_cache=no_cache,
+                max_cost=max_cost,
+                price=price,
+                ci_width=ci_width,
+                against=against,
+                save_evals=save_evals,
+                progress=sys.stderr.isatty(),
+                judges=judges,
+                judge_models=tuple(judge_model or ()),
+            )
+        except OptionError as err:
+            raise api.UsageError(str(err)) from None
+        config = api.configure([path], config_file, isolated=isolated)
+        done = api.certify_path(path, settings, out, config)
+    except api.UsageError as err:
+        raise _usage(str(err)) from None
+    except certify.NotScored as err:
+        _err().print(
+            f"[bold red]error:[/] {terminal(str(path))}: could not be scored: {terminal(str(err))}"
+        )
+        raise typer.Exit(api.EXIT_FAIL) from None
+    stderr = _err()
+    for note in done.report.notes:
+        stderr.print(f"[yellow]note:[/] {terminal(note)}")
+    _write(RENDER[output](done.certificate))
+    raise typer.Exit(api.EXIT_OK if done.certificate.certified else api.EXIT_FAIL)
+
+
+@app.command("dataset-score")
+def dataset_score_command(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="Seed 000's input: one JSON object, or JSON Lines (one object a line; "
+            "*.jsonl); - reads standard input.",
+        ),
+    ],
+    output: Annotated[
+        Literal["json", "text"], typer.Option("--output", "-o", help="Output format.")
+    ] = "json",
+) -> None:
+    """Score seed 000's evaluator input: content consistency 40 %, structured data 60 %."""
+    import json
+
+    from plugin_eval import dataset_score
+
+    shown = "<stdin>" if str(file) == "-" else str(file)
+    try:
+        raw = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
+        text = raw.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else err
+        raise _usage(f"{shown}: cannot be read ({reason}); give a UTF-8 JSON file") from None
+    lines = file.suffix.lower() in dataset_score.JSON_LINES_SUFFIXES
+    scored = dataset_score.score_text(text, json_lines=lines)
+    stderr = _err()
+    for problem in dataset_score.problems(scored, shown):
+        stderr.print(f"[bold red]error:[/] {terminal(problem)}")
+    if output == "text":
+        _write(dataset_score.render_text(scored))
+    elif scored.json_lines or not scored.bad:
+        _write(json.dumps(scored.output(), indent=2, ensure_ascii=False) + "\n")
+    raise typer.Exit(api.EXIT_FAIL if scored.bad else api.EXIT_OK)
 
 
 @contextmanager

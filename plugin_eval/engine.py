@@ -40,8 +40,6 @@ NEEDS_A_MODEL = (
     "the judge needs a model: add --backend anthropic (with ANTHROPIC_API_KEY) or --backend "
     "openai (with OPENAI_API_KEY, or --base-url URL for any OpenAI-compatible server)"
 )
-# The code of the rule that finds text addressed to evaluators (rules/pe306_*).
-EVALUATOR_DIRECTED = "PE306"
 
 R = TypeVar("R", bound=RuleDoc)
 
@@ -146,18 +144,7 @@ def score_document(
         static_score=static_layer_score(values, len(anti)),
         composite=assemble(static_dimensions(values), (), len(anti)),
         depth=depth,
-        outside_checks=tuple(
-            sorted(
-                {
-                    (
-                        os.path.normpath(os.path.join(doc.folder, r.path)),
-                        r.status is RefStatus.OUTSIDE,
-                    )
-                    for r in facts.references
-                    if r.status in (RefStatus.OUTSIDE, RefStatus.OUTSIDE_MISSING)
-                }
-            )
-        ),
+        outside_checks=tuple(sorted(_outside_checks(doc, facts))),
     )
 
 
@@ -214,6 +201,35 @@ def collection_paused() -> Iterator[None]:
         gc.enable()
 
 
+def evaluator_directed(doc: SkillDocument) -> str | None:
+    """Why the judge's scores are capped, when the skill addresses evaluators (PE306).
+
+    The rule runs here whatever the configuration and any suppression comment say: the
+    author of a skill cannot switch off the guard on its own judging."""
+    from plugin_eval.rules.pe306_evaluator_directed import RULE as ADDRESSED
+
+    found = next(iter(ADDRESSED.check(doc, Facts(doc))), None)
+    if found is None:
+        return None
+    return f"the skill addresses evaluators ({ADDRESSED.code}, line {found.line})"
+
+
+def _outside_checks(doc: SkillDocument, facts: Facts) -> set[tuple[str, bool]]:
+    """Targets outside the skill folder whose existence a finding depends on: the files links
+    point to, and the sibling skills it names (with one sibling that makes it a collection)."""
+    checks = {
+        (os.path.normpath(os.path.join(doc.folder, r.path)), r.status is RefStatus.OUTSIDE)
+        for r in facts.references
+        if r.status in (RefStatus.OUTSIDE, RefStatus.OUTSIDE_MISSING)
+    }
+    deps = facts.dependencies
+    if deps.named:
+        checks.update((n.path, n.exists) for n in deps.named)
+        if deps.manifest is not None:
+            checks.add(deps.manifest)
+    return checks
+
+
 def score_skill(
     folder: Path,
     config: Config,
@@ -247,12 +263,7 @@ def score_skill(
             from plugin_eval.judge.layer import run_judge  # the SDKs and scipy load here
 
             values = {n: s.score for n, s in result.subscores.items()}
-            addressed = [f for f in result.findings if f.code == EVALUATOR_DIRECTED]
-            caveat = (
-                f"the skill addresses evaluators ({EVALUATOR_DIRECTED}, line {addressed[0].line})"
-                if addressed
-                else None
-            )
+            caveat = evaluator_directed(doc)
             judged = run_judge(doc, settings, static_dimensions(values), caveat)
             outcomes.append(judged)
             spent = judged.judge.usage.cost_usd if judged.judge is not None else None

@@ -4,7 +4,9 @@ Tool calls included, answers deterministic: a request offering tools is routed t
 whose name and description share the most words with the user's message (``none`` under
 two), a request forcing ``write_eval_prompts`` gets prompts cut from the description it
 quotes, and a plain request gets the three lines of the system prompt (the skill body)
-closest to the user's message. Tests start it on 127.0.0.1 with an ephemeral port; faults
+closest to the user's message, unless the body holds blocks fenced as ```` ```json reply ````:
+then it gets the one that shares the most words with the message (the first of equals), as
+a ```` ```json ```` block. Tests start it on 127.0.0.1 with an ephemeral port; faults
 (429 with retry-after, 500, malformed bodies) are queued with ``fail_next``. ``echo`` makes it
 a hostile endpoint that puts (a piece of) the API key each request carried into its replies.
 
@@ -106,8 +108,16 @@ def route(prompt: str, tools: list[tuple[str, str]]) -> str:
     return best
 
 
+# A block the answer returns as it is, fenced as JSON (no corpus skill has one).
+_JSON_REPLY = re.compile(r"^```json reply\n(.*?)^```", re.M | re.S)
+
+
 def answer(system: str, prompt: str) -> str:
     wanted = words(prompt)
+    replies = _JSON_REPLY.findall(system)
+    if replies:
+        best = min(range(len(replies)), key=lambda i: (-len(wanted & words(replies[i])), i))
+        return f"```json\n{replies[best]}```"
     lines = [line.strip() for line in system.splitlines() if len(line.split()) >= 3]
     ranked = sorted(range(len(lines)), key=lambda i: (-len(wanted & words(lines[i])), i))
     return "\n".join(f"- {lines[i]}" for i in sorted(ranked[:3])) or "I can help with that."

@@ -270,7 +270,10 @@ XSS_FOLDER = "<img src=x onerror=alert(5)>"
 HTML_TAGS = {
     "html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "p", "section",
     "div", "span", "small", "strong", "table", "thead", "tbody", "tr", "th", "td", "code", "a",
-    "details", "summary", "ul", "li", "footer",
+    "details", "summary", "ul", "li", "footer", "main", "nav", "h4", "figure", "figcaption", "q",
+    "abbr",
+    # The charts: shapes, text and their title and description (tests/test_html_report.py).
+    "svg", "desc", "g", "rect", "path", "line", "circle", "polyline", "text", "tspan",
 }  # fmt: skip
 VOID = {"meta"}
 

@@ -121,7 +121,7 @@ def test_replies_give_quality_consistency_robustness_and_output_tokens(llm: Fake
     dims = {d["name"]: d for d in report["composite"]["dimensions"]}
     assert dims["output_quality"]["layer_scores"]["monte_carlo"] == quality["mean"]["value"]
     assert dims["robustness"]["layer_scores"]["monte_carlo"] == 1.0
-    efficiency = 1 - mc["tokens"]["median_output_tokens"] / 4000
+    efficiency = 1 - mc["tokens"]["median_output_tokens"] / 8000
     assert dims["token_efficiency"]["layer_scores"]["monte_carlo"] == pytest.approx(
         efficiency, abs=1e-4
     )

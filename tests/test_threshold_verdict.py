@@ -89,7 +89,7 @@ def test_html_opens_with_the_failing_result() -> None:
     section = out[out.index('<section id="result">') : out.index("</section>")]
     assert "<h2>Result: FAIL</h2>" in section
     assert f"<li><code>corpus/log-triage/SKILL.md</code>: {MESSAGE}</li>" in section
-    assert out.index('<section id="result">') < out.index("log-triage</h2>")
+    assert out.index('<section id="result">') < out.index("log-triage</h3>")
 
 
 def test_json_of_a_batch_ends_with_the_verdict() -> None:

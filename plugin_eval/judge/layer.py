@@ -290,7 +290,9 @@ def run_judge(
         backend=settings.backend,
         models=models,
         judges=settings.judges,
-        usable_judges=sum(1 for j in judgements if j.checked),
+        usable_judges=sum(
+            1 for j in judgements if any(c.verdict is not None for c in j.checked.values())
+        ),
         dimensions=dims,
         alpha=agreed.alpha,
         alpha_interval=agreed.interval,
@@ -325,4 +327,3 @@ def run_judge(
         resamples=_resamples(dims, caps),
         judge=result,
     )
-

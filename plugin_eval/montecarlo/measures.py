@@ -2,8 +2,9 @@
 
 Text measures follow the seeds: keyword recall and greedy best-match with precision,
 recall, F1 and the mean similarity of matched pairs (seed 004: items by keyword recall,
-cards by its weighted pair score), and consistency as the mean pairwise Jaccard similarity
-of normalised replies mapped to 0–100 (seed 000).
+cards by its weighted pair score), the structured-data quality of a reply's JSON (seed 000:
+completeness, value accuracy, types and sufficiency, weighed 30/40/15/15), and consistency
+as the mean pairwise Jaccard similarity of normalised replies mapped to 0–100 (seed 000).
 
 Keywords are found with case and spacing ignored; a case from an eval file that sets
 ``strict-seed`` finds them as seed 004 does, as written.
@@ -11,17 +12,19 @@ Keywords are found with case and spacing ignored; a case from an eval file that 
 
 from __future__ import annotations
 
-import html
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import TypeVar
 
 from plugin_eval import json_input
 from plugin_eval.montecarlo import stats
 from plugin_eval.montecarlo.backends.base import NONE_TOOL
+from plugin_eval.montecarlo.consistency import consistency_score as consistency_score
+from plugin_eval.montecarlo.consistency import jaccard as jaccard
+from plugin_eval.montecarlo.consistency import mean_pairwise_jaccard as mean_pairwise_jaccard
+from plugin_eval.montecarlo.consistency import normalise as normalise
 from plugin_eval.montecarlo.prompts import EvalCase, ExpectedCard
 from plugin_eval.montecarlo.results import (
     Consistency,
@@ -31,13 +34,14 @@ from plugin_eval.montecarlo.results import (
     PromptOutcome,
     Quality,
     RunRecord,
+    StructuredQuality,
     Tokens,
     Triggering,
 )
+from plugin_eval.montecarlo.structured import StructuredScore, score_reply, source
 
 _E = TypeVar("_E")
 _G = TypeVar("_G")
-_TAG = re.compile(r"<[^>]*>")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
 # Seed 004's threshold: a generated item matches an expected one at 30 % of its keywords.
 MATCH_THRESHOLD = 0.3
@@ -47,38 +51,6 @@ SIDE_WEIGHT = 0.5
 TYPED_SIDE_WEIGHT, TYPE_WEIGHT = 0.4, 0.2
 # skill-creator counts a prompt as triggering when it does so in at least half its runs.
 PASS_RATE = 0.5
-
-
-def normalise(text: str) -> str:
-    """Seed 000: strip HTML, lowercase, collapse whitespace."""
-    return " ".join(html.unescape(_TAG.sub(" ", text)).lower().split())
-
-
-def jaccard(a: str, b: str) -> float:
-    """Jaccard similarity of the word sets of two normalised texts (1.0 for two empty texts)."""
-    left, right = set(normalise(a).split()), set(normalise(b).split())
-    if not left and not right:
-        return 1.0
-    return len(left & right) / len(left | right)
-
-
-def mean_pairwise_jaccard(texts: Sequence[str]) -> float | None:
-    pairs = list(combinations(texts, 2))
-    if not pairs:
-        return None
-    return sum(jaccard(a, b) for a, b in pairs) / len(pairs)
-
-
-def consistency_score(similarity: float) -> float:
-    """Seed 000's table: ≥ 0.9 → 100; 0.8–0.9 → 80–100; 0.6–0.8 → 60–80; 0.4–0.6 → 40–60; < 0.4 → < 40.
-
-    Linear inside each band, so the table's band ends hold exactly; below 0.8 that is 100 × s.
-    """
-    if similarity >= 0.9:
-        return 100.0
-    if similarity >= 0.8:
-        return 80.0 + (similarity - 0.8) * 200.0
-    return max(0.0, similarity * 100.0)
 
 
 def keyword_recall(keywords: Sequence[str], text: str, strict: bool = False) -> float:
@@ -262,30 +234,43 @@ def card_match_of(case: EvalCase, reply: str) -> ItemMatch | None:
     return card_match(case.expected_cards, reply_cards(reply), strict=case.strict_seed)
 
 
+def structured_of(case: EvalCase, reply: str) -> StructuredScore | None:
+    """Seed 000's structured quality of a reply's JSON; values with no expected value are
+    checked against the prompt, the text the skill was given."""
+    if case.structured is None:
+        return None
+    return score_reply(reply, case.structured, (source(case.prompt),))
+
+
 def case_quality(case: EvalCase, reply: str) -> float | None:
-    """Keyword recall, item F1, card F1, or the mean of those a case has; None without
-    expectations."""
+    """Keyword recall, item F1, card F1, structured quality / 100, or the mean of those a
+    case has; None without expectations."""
     parts: list[float] = []
     if case.expected_keywords:
         parts.append(keyword_recall(case.expected_keywords, reply, case.strict_seed))
     parts += [m.f1 for m in (item_match_of(case, reply), card_match_of(case, reply)) if m]
+    structured = structured_of(case, reply)
+    if structured is not None:
+        parts.append(structured.score / 100.0)
     return sum(parts) / len(parts) if parts else None
 
 
 def quality_method(cases: Sequence[EvalCase]) -> str:
     """What output quality is the mean of, e.g. 'greedy card F1 (seed 004)'."""
-    parts = [
-        name
-        for name, used in (
-            ("keyword recall", any(c.expected_keywords for c in cases)),
-            ("greedy item F1", any(c.expected_items for c in cases)),
-            ("greedy card F1", any(c.expected_cards for c in cases)),
+    used = [
+        (name, seed)
+        for name, seed, wanted in (
+            ("keyword recall", None, any(c.expected_keywords for c in cases)),
+            ("greedy item F1", "seed 004", any(c.expected_items for c in cases)),
+            ("greedy card F1", "seed 004", any(c.expected_cards for c in cases)),
+            ("structured quality", "seed 000", any(c.structured is not None for c in cases)),
         )
-        if used
+        if wanted
     ]
+    parts = [name for name, _ in used]
     notes: list[str] = []
     if len(parts) == 1:
-        notes += [] if parts[0] == "keyword recall" else ["seed 004"]
+        notes += [seed for _, seed in used if seed]
     else:
         notes.append(f"mean where a case has {'both' if len(parts) == 2 else 'several'}")
     strict = sum(1 for c in cases if c.strict_seed)
@@ -458,6 +443,35 @@ def quality(records: Sequence[RunRecord], cases: Sequence[EvalCase]) -> Quality 
         cases=len(scored),
         item_match=matching(records, cases, item_match_of),
         card_match=matching(records, cases, card_match_of),
+        structured=structured_quality(records, cases),
+    )
+
+
+def structured_quality(
+    records: Sequence[RunRecord], cases: Sequence[EvalCase]
+) -> StructuredQuality | None:
+    """Seed 000's sub-scores, each the mean over every reply to a case that expects JSON."""
+    found = [
+        s
+        for r in records
+        if r.answer is not None and (s := structured_of(cases[r.case], r.answer)) is not None
+    ]
+    if not found:
+        return None
+    reasons = Counter(s.not_json for s in found if s.not_json is not None)
+
+    def mean(values: Iterable[float]) -> float:
+        return sum(values) / len(found)
+
+    return StructuredQuality(
+        completeness=mean(s.completeness for s in found),
+        accuracy=mean(s.accuracy for s in found),
+        type_correctness=mean(s.type_correctness for s in found),
+        sufficiency=mean(s.sufficiency for s in found),
+        score=mean(s.score for s in found),
+        replies=len(found),
+        not_json=sum(reasons.values()),
+        not_json_reasons=_ranked(reasons),
     )
 
 

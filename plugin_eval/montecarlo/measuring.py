@@ -6,9 +6,11 @@ How each measure becomes a 0–1 dimension score (the layer's ``sub_scores``):
   one routing decision for one prompt (failed calls are left out and counted as failures);
 - output_quality ← the mean, over replies to cases with expectations, of keyword recall,
   greedy item F1 or greedy card F1 (seed 004; a card pair scores by its weighted pair
-  score), or the mean of those a case has; seed 004's precision, recall, F1 and mean
-  similarity of matched pairs, summed over the replies, go with it as evidence;
-- token_efficiency ← max(0, 1 − median output tokens / 4000); input, and so the skill
+  score), seed 000's structured quality / 100 (a case with ``expected_json`` or
+  ``expected_schema``), or the mean of those a case has; seed 004's precision, recall, F1
+  and mean similarity of matched pairs, summed over the replies, and seed 000's four
+  sub-scores, averaged over them, go with it as evidence;
+- token_efficiency ← max(0, 1 − median output tokens / 8000) (seed 002); input, and so the skill
   text sent with each request, is not counted;
 - robustness ← 1 − failure rate of every call, averaged with consistency / 100 (seed 000)
   when some prompt has two or more replies.
@@ -41,6 +43,7 @@ from plugin_eval.montecarlo.results import (
     MonteCarloResult,
     Quality,
     RunRecord,
+    StructuredQuality,
     Tokens,
     Triggering,
     Usage,
@@ -63,7 +66,7 @@ FEEDS = {
     "token_efficiency": "token_efficiency",
     "robustness": "robustness",
 }
-TOKEN_BUDGET = 4000.0
+TOKEN_BUDGET = 8000.0  # seed 002: token efficiency is 1 − median_tokens / 8000
 
 
 @dataclass
@@ -337,6 +340,8 @@ def _evidence(
             for kind, m in (("items", quality.item_match), ("cards", quality.card_match))
             if m is not None
         )
+        if quality.structured is not None:
+            matches += "; " + _structured(quality.structured)
         out["output_quality"] = _sub(
             "output_quality",
             dims["output_quality"],
@@ -383,6 +388,16 @@ def _evidence(
             ]
         out["robustness"] = _sub("robustness", dims["robustness"], evidence)
     return out
+
+
+def _structured(s: StructuredQuality) -> str:
+    """'structured: completeness 80, accuracy 100, types 90, sufficiency 100, score 93
+    (2 replies, 0 not JSON)'."""
+    return (
+        f"structured: completeness {s.completeness:.0f}, accuracy {s.accuracy:.0f}, "
+        f"types {s.type_correctness:.0f}, sufficiency {s.sufficiency:.0f}, score {s.score:.0f} "
+        f"({s.replies} replies, {s.not_json} not JSON)"
+    )
 
 
 def _sub(name: str, score: float, evidence: list[Evidence]) -> SubScore:

@@ -8,6 +8,10 @@ Eval files live in ``<skill>/evals/``:
   ``should_trigger``, ``expected_keywords`` and ``expected_items``; or seed 004's own
   dataset, its cases with ``text`` and ``expected_cards`` (front and back keywords, a type).
 
+In either, a case may give ``expected_json`` (the object a reply should hold) and
+``expected_schema`` (a JSON Schema, or seed 000's ``{fields: [{name, type, required}]}``):
+each reply's JSON is then scored by seed 000's structured-data quality (``structured``).
+
 A top-level ``strict-seed: true`` matches that file's keywords as seed 004 writes them
 (case and spacing as they are), instead of plugin-eval's normalised match.
 
@@ -22,6 +26,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -32,6 +37,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.montecarlo.backends.base import Tool
 from plugin_eval.montecarlo.lexical import NOT_FOR, without_boundaries
+from plugin_eval.montecarlo.structured import Expectation, SchemaError, expectation
 from plugin_eval.output_files import write_text
 from plugin_eval.triggering import find_trigger
 
@@ -93,10 +99,16 @@ class EvalCase:
     owner: str | None = None  # for a near miss: the skill that should take it
     expected_cards: tuple[ExpectedCard, ...] = ()
     strict_seed: bool = False  # keywords matched as seed 004 writes it: case and spacing kept
+    structured: Expectation | None = None  # expected_json and expected_schema (seed 000)
 
     @property
     def has_expectations(self) -> bool:
-        return bool(self.expected_keywords or self.expected_items or self.expected_cards)
+        return bool(
+            self.expected_keywords
+            or self.expected_items
+            or self.expected_cards
+            or self.structured is not None
+        )
 
 
 @dataclass(frozen=True)
@@ -264,6 +276,7 @@ def _case(item: object, n: int, stem: str, site: _Site, strict: bool) -> EvalCas
         owner=owner if isinstance(owner, str) and owner and owner != "none" else None,
         expected_cards=_cards(item.get("expected_cards"), n, site),
         strict_seed=_strict(item, strict, lambda key: site.at(n, key)),
+        structured=_structured(item, n, site),
     )
 
 
@@ -329,6 +342,43 @@ def _card(value: object, n: int, i: int, site: _Site) -> ExpectedCard:
     return ExpectedCard(front, back, card_type)
 
 
+def _structured(item: Mapping[str, Any], n: int, site: _Site) -> Expectation | None:
+    """Seed 000's ``expected_json`` and ``expected_schema``, when the case gives either."""
+    given = {key: item.get(key) for key in ("expected_json", "expected_schema")}
+    if all(value is None for value in given.values()):
+        return None
+    plain: dict[str, object] = {}
+    for key, value in given.items():
+        try:
+            plain[key] = _json_value(value)
+        except ValueError as err:
+            raise EvalFileError(f"{site.at(n, key)}: {key}{err}") from None
+    try:
+        return expectation(plain["expected_json"], plain["expected_schema"])
+    except SchemaError as err:
+        where = "expected_json" if str(err).startswith("expected_json") else "expected_schema"
+        raise EvalFileError(f"{site.at(n, where)}: {err}") from None
+
+
+def _json_value(value: object, path: str = "") -> object:
+    """A value read from YAML as JSON holds it: an unquoted date (2024-03-05) becomes its ISO
+    text; keys must be text; anything JSON cannot hold is refused."""
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if isinstance(value, list):
+        return [_json_value(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        out: dict[str, object] = {}
+        for key, inner in value.items():
+            if not isinstance(key, str):
+                raise ValueError(f"{path}: the key {key!r} is not text: put it in quotes")
+            out[key] = _json_value(inner, f"{path}.{key}")
+        return out
+    raise ValueError(f"{path}: a {type(value).__name__} is not a JSON value")
+
+
 def _replace_id(case: EvalCase, cid: str) -> EvalCase:
     from dataclasses import replace
 
@@ -389,6 +439,11 @@ def _save_seed_fields(row: dict[str, Any], case: EvalCase, per_case: bool) -> No
             }
             for card in case.expected_cards
         ]
+    if case.structured is not None:
+        if case.structured.expected is not None:
+            row["expected_json"] = case.structured.expected
+        if case.structured.schema is not None:
+            row["expected_schema"] = case.structured.schema
     if case.strict_seed and per_case:
         row[STRICT_SEED] = True
 

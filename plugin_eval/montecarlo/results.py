@@ -87,12 +87,28 @@ class Matching:
 
 
 @dataclass(frozen=True)
+class StructuredQuality:
+    """Seed 000's structured-data quality, each sub-score (0–100) the mean over the replies
+    to the cases that expect JSON; a reply with no JSON object scores 0 on each."""
+
+    completeness: float
+    accuracy: float
+    type_correctness: float
+    sufficiency: float
+    score: float
+    replies: int
+    not_json: int
+    not_json_reasons: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Quality:
     mean: Estimate
     method: str
     cases: int
     item_match: Matching | None = None  # cases with expected_items
     card_match: Matching | None = None  # cases with expected_cards (seed 004's dataset)
+    structured: StructuredQuality | None = None  # cases with expected_json or expected_schema
 
 
 @dataclass(frozen=True)

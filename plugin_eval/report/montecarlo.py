@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # only a run with the Monte Carlo layer builds these
         Matching,
         MonteCarloResult,
         PromptOutcome,
+        StructuredQuality,
         Usage,
     )
 
@@ -98,6 +99,33 @@ class MatchOut(_Model):
         )
 
 
+class StructuredOut(_Model):
+    """Seed 000's structured-data quality: each sub-score (0–100) the mean over the replies."""
+
+    completeness: float = Field(description="Required fields present / required fields.")
+    accuracy: float = Field(
+        description="Mean match of the values present: exact 100, partial 60–80, inconsistent "
+        "below 50."
+    )
+    type_correctness: float = Field(
+        description="Fields present whose value has the declared type / fields present."
+    )
+    sufficiency: float = Field(
+        description="Optional fields present / optional fields the source holds (100 when "
+        "there are none)."
+    )
+    score: float = Field(
+        description="completeness × 0.30 + accuracy × 0.40 + type_correctness × 0.15 + "
+        "sufficiency × 0.15 (seed 000's structuring quality score)."
+    )
+    replies: int
+    not_json: int = Field(description="Replies with no JSON object, each scored 0.")
+    not_json_reasons: dict[str, int] = Field(
+        default_factory=dict,
+        description="Those replies by reason: 'not JSON', or 'JSON, but not an object'.",
+    )
+
+
 class QualityOut(_Model):
     mean: IntervalOut
     method: str
@@ -110,6 +138,11 @@ class QualityOut(_Model):
         description="Seed 004's match of the cases with expected_cards: front and back "
         "keyword similarity 0.5 each, or 0.4 each and 0.2 for the card's type when one is "
         "expected.",
+    )
+    structured: StructuredOut | None = Field(
+        default=None,
+        description="Seed 000's structured-data quality of the cases with expected_json or "
+        "expected_schema.",
     )
 
 
@@ -210,6 +243,21 @@ def _match(m: Matching | None) -> MatchOut | None:
     )
 
 
+def _structured(s: StructuredQuality | None) -> StructuredOut | None:
+    if s is None:
+        return None
+    return StructuredOut(
+        completeness=round(s.completeness, 2),
+        accuracy=round(s.accuracy, 2),
+        type_correctness=round(s.type_correctness, 2),
+        sufficiency=round(s.sufficiency, 2),
+        score=round(s.score, 2),
+        replies=s.replies,
+        not_json=s.not_json,
+        not_json_reasons=dict(s.not_json_reasons),
+    )
+
+
 def _prompt(p: PromptOutcome) -> PromptOut:
     return PromptOut(
         id=p.id,
@@ -287,6 +335,7 @@ def monte_carlo_out(mc: MonteCarloResult) -> MonteCarloOut:
             cases=q.cases,
             item_match=_match(q.item_match),
             card_match=_match(q.card_match),
+            structured=_structured(q.structured),
         ),
         consistency=None
         if c is None

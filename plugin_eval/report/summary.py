@@ -31,6 +31,8 @@ MAX_ROWS = 400  # GitHub caps a job summary at 1 MiB; summary.json always has ev
 MAX_LISTED_FINDINGS = 40
 Previous = dict[str, tuple[float | None, str | None]]
 PREVIOUS_LIMIT = 1 << 30  # a --previous summary.json longer than this is not read
+HISTORY_LIMIT = 1 << 26  # a --history summary longer than this is skipped (it is not JSON)
+HISTORY_FILES = 104  # two years of weekly runs
 
 
 class RowStore:
@@ -65,33 +67,53 @@ class RowStore:
 
 
 class PreviousUnusable(ValueError):
-    """--previous names no readable summary of a previous run; the message says why."""
+    """--previous (or a file of --history) is no readable summary of a previous run; the
+    message says why."""
 
 
-def load_previous(folder: Path, notes: list[str] | None = None) -> Previous:
-    """Last run's score and badge by path (only what the comparison needs).
+@dataclass(frozen=True)
+class Run:
+    """One run of the report as its summary.json gives it: when, the mean, and each item's
+    score, badge and name (by path)."""
+
+    stamp: str
+    mean: float | None
+    rows: Previous
+    names: dict[str, str] = field(default_factory=dict)
+
+
+def previous_run(folder: Path, notes: list[str] | None = None) -> Run:
+    """The run whose output folder --previous names.
 
     A row whose score or badge is not one is kept without it (and counted in ``notes``); a
     row without a path cannot be matched and is left out (counted too).
     """
     if not folder.is_dir():
         raise PreviousUnusable("not a folder" if folder.exists() else "no such folder")
+    return read_run(folder / "summary.json", PREVIOUS_LIMIT, f"--previous {folder}", notes)
+
+
+def read_run(file: Path, limit: int, said_as: str, notes: list[str] | None = None) -> Run:
+    """A run read from one summary.json (at most ``limit`` bytes); PreviousUnusable says why
+    it cannot be, ``notes`` gets what was odd in it (``said_as`` names it there)."""
+    name = file.name
     try:
-        data = parse_json(read_file(folder / "summary.json", PREVIOUS_LIMIT).decode("utf-8"))
+        data = parse_json(read_file(file, limit).decode("utf-8"))
     except FileNotFoundError:
-        raise PreviousUnusable("no summary.json in it") from None
+        raise PreviousUnusable(f"no {name} in it") from None
     except OSError as err:
-        raise PreviousUnusable(f"summary.json: {err.strerror or err}") from None
+        raise PreviousUnusable(f"{name}: {err.strerror or err}") from None
     except UnicodeDecodeError:
-        raise PreviousUnusable("summary.json is not UTF-8 text") from None
+        raise PreviousUnusable(f"{name} is not UTF-8 text") from None
     except JsonInputError as err:
         raise PreviousUnusable(
-            f"summary.json is not valid JSON ({err.message}, line {err.line} column {err.column})"
+            f"{name} is not valid JSON ({err.message}, line {err.line} column {err.column})"
         ) from None
     rows = data.get("rows") if isinstance(data, dict) else None
-    if not isinstance(rows, list):
-        raise PreviousUnusable("summary.json is not a plugin-eval summary (no list of rows)")
+    if not isinstance(data, dict) or not isinstance(rows, list):
+        raise PreviousUnusable(f"{name} is not a plugin-eval summary (no list of rows)")
     previous: Previous = {}
+    names: dict[str, str] = {}
     odd = 0
     for r in rows:
         if not isinstance(r, dict) or not isinstance(r.get("path"), str):
@@ -101,12 +123,80 @@ def load_previous(folder: Path, notes: list[str] | None = None) -> Previous:
         if (score is None and r.get("score") is not None) or not isinstance(badge, str | None):
             odd += 1
         previous[r["path"]] = (score, badge if isinstance(badge, str) else None)
+        if isinstance(r.get("name"), str):
+            names[r["path"]] = r["name"]
     if odd and notes is not None:
         notes.append(
-            f"--previous {folder}: {odd} row(s) of summary.json lack a usable path, score or "
+            f"{said_as}: {odd} row(s) of {name} lack a usable path, score or "
             "badge; those items are compared only as far as they can be"
         )
-    return previous
+    stamp = data.get("generated_at")
+    mean = _score(data.get("mean_score"))
+    if mean is None:
+        known = [s for s, _ in previous.values() if s is not None]
+        mean = round(sum(known) / len(known), 2) if known else None
+    return Run(stamp if isinstance(stamp, str) else "", mean, previous, names)
+
+
+def load_history(folder: Path, notes: list[str]) -> list[Run]:
+    """Earlier runs for the trend: each ``*.json`` in ``folder`` and each ``*/summary.json``
+    one level down, oldest first. A file that cannot be read as a summary is skipped with a
+    note; past ``HISTORY_FILES`` (by name), the first are left out with a note."""
+    if not folder.is_dir():
+        raise PreviousUnusable("not a folder" if folder.exists() else "no such folder")
+    try:
+        files = sorted(
+            [p for p in folder.iterdir() if p.suffix == ".json" and not p.is_dir()]
+            + [p / "summary.json" for p in folder.iterdir() if p.is_dir() and not p.is_symlink()]
+        )
+        # Only what could be a summary: no hidden file (an output folder's own index), no
+        # subfolder without one (plugins/, skills/ of an output folder).
+        files = [
+            f
+            for f in files
+            if not f.name.startswith(".") and (f.parent == folder or f.is_symlink() or f.exists())
+        ]
+    except OSError as err:
+        raise PreviousUnusable(f"cannot be listed ({err.strerror or err})") from None
+    if len(files) > HISTORY_FILES:
+        notes.append(
+            f"--history {folder}: {len(files)} summaries; the trend shows the last "
+            f"{HISTORY_FILES} by name"
+        )
+        files = files[-HISTORY_FILES:]
+    runs = []
+    for file in files:
+        shown = file.relative_to(folder).as_posix()
+        try:
+            runs.append(read_run(file, HISTORY_LIMIT, f"--history {folder}/{shown}", notes))
+        except PreviousUnusable as err:
+            notes.append(f"--history {folder}: skipped {shown}: {err}")
+    if not runs:
+        notes.append(f"--history {folder}: no earlier summary found, so no trend before this run")
+    return sorted(runs, key=lambda r: r.stamp)
+
+
+def run_of(header: dict[str, Any], rows: Iterable[SummaryRow]) -> Run:
+    """This run, as the trend shows it."""
+    scores: Previous = {}
+    names: dict[str, str] = {}
+    for row in rows:
+        scores[row.path] = (None if row.errored else row.score, row.badge)
+        names[row.path] = row.name
+    return Run(str(header["generated_at"]), header["mean_score"], scores, names)
+
+
+def trend(earlier: Iterable[Run], current: Run) -> list[Run]:
+    """Earlier runs, oldest first, each once (the --previous folder's summary may also be in
+    --history), then this one."""
+    seen: set[tuple[str, float | None, int]] = set()
+    runs = []
+    for run in sorted(earlier, key=lambda r: r.stamp):
+        key = (run.stamp, run.mean, len(run.rows))
+        if key not in seen:
+            seen.add(key)
+            runs.append(run)
+    return [*runs, current]
 
 
 def _score(value: object) -> float | None:
@@ -257,8 +347,9 @@ def write_summary(
     root: str,
     notes: list[str],
     previous: Previous | None,
-) -> dict[str, Any]:
-    """Write summary.json (rows streamed in order) and summary.md; return the header."""
+) -> tuple[dict[str, Any], Summary]:
+    """Write summary.json (rows streamed in order) and summary.md; return the header, and the
+    summary it was made from (report.html shows the same)."""
     summary = Summary(previous)
     for row in rows:
         summary.add(row)
@@ -275,7 +366,7 @@ def write_summary(
             first = False
         fh.write("]\n}\n" if first else "\n  ]\n}\n")
     write_text(out / "summary.md", summary_md(header, summary))
-    return header
+    return header, summary
 
 
 def _weakest(row: SummaryRow) -> str:

@@ -398,6 +398,14 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
         for label, match in (("items", q.item_match), ("cards", q.card_match)):
             if match is not None:
                 line(f"      {label}  {terminal(match.text())}")
+        if q.structured is not None:
+            st = q.structured
+            line(
+                f"      structured  completeness {st.completeness:.0f}  accuracy "
+                f"{st.accuracy:.0f}  types {st.type_correctness:.0f}  sufficiency "
+                f"{st.sufficiency:.0f}  score {st.score:.0f} [dim]({st.replies} replies, "
+                f"{st.not_json} not JSON)[/]"
+            )
     if mc.consistency is not None:
         k = mc.consistency
         line(
