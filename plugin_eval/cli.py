@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -20,6 +20,8 @@ from plugin_eval.vocabulary import Depth
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from plugin_eval.montecarlo.settings import MonteCarloSettings
 
     BatchFormat = str
     ListFormat = str
@@ -184,6 +186,20 @@ def _err() -> Console:
     from rich.console import Console
 
     return Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)
+
+
+def _model_settings(
+    depth: Depth, *, backend: str | None, **options: Any
+) -> MonteCarloSettings | None:
+    """The model layers' settings from the command's options; a bad one is a usage error."""
+    from plugin_eval.montecarlo.settings import BACKENDS, OptionError, from_options
+
+    if backend is not None and backend not in BACKENDS:
+        raise api.UsageError(f"--backend {backend}: choose {', '.join(BACKENDS)}")
+    try:
+        return from_options(depth, backend=backend, progress=sys.stderr.isatty(), **options)
+    except OptionError as err:
+        raise api.UsageError(str(err)) from None
 
 
 def _usage(message: str) -> typer.Exit:
@@ -406,32 +422,24 @@ def score(
     _debug(debug)
     paths = paths or [Path(".")]
     files = _files(output_file, "batch")
-    from plugin_eval.montecarlo.settings import BACKENDS, OptionError, from_options
-
     try:
-        if backend is not None and backend not in BACKENDS:
-            raise api.UsageError(f"--backend {backend}: choose {', '.join(BACKENDS)}")
-        try:
-            monte_carlo = from_options(
-                depth,
-                runs=runs,
-                backend=backend,
-                model=model,
-                base_url=base_url,
-                concurrency=concurrency,
-                timeout=timeout,
-                no_cache=no_cache,
-                max_cost=max_cost,
-                price=price,
-                ci_width=ci_width,
-                against=against,
-                save_evals=save_evals,
-                progress=sys.stderr.isatty(),
-                judges=judges,
-                judge_models=tuple(judge_model or ()),
-            )
-        except OptionError as err:
-            raise api.UsageError(str(err)) from None
+        monte_carlo = _model_settings(
+            depth,
+            runs=runs,
+            backend=backend,
+            model=model,
+            base_url=base_url,
+            concurrency=concurrency,
+            timeout=timeout,
+            no_cache=no_cache,
+            max_cost=max_cost,
+            price=price,
+            ci_width=ci_width,
+            against=against,
+            save_evals=save_evals,
+            judges=judges,
+            judge_models=tuple(judge_model or ()),
+        )
         config = api.configure(
             paths,
             config_file,
@@ -668,35 +676,28 @@ def certify_command(
     """Certify one skill: static, judge and Monte Carlo (100 runs); exit 0 certified, 1 not."""
     _debug(debug)
     from plugin_eval import certify
-    from plugin_eval.montecarlo.settings import BACKENDS, OptionError, from_options
     from plugin_eval.report.certificate import RENDER
 
     try:
         if backend is None or backend == "offline":
             raise api.UsageError(certify.OFFLINE)
-        if backend not in BACKENDS:
-            raise api.UsageError(f"--backend {backend}: choose {', '.join(BACKENDS)}")
-        try:
-            settings = from_options(
-                Depth.THOROUGH,
-                runs=runs,
-                backend=backend,
-                model=model,
-                base_url=base_url,
-                concurrency=concurrency,
-                timeout=timeout,
-                no_cache=no_cache,
-                max_cost=max_cost,
-                price=price,
-                ci_width=ci_width,
-                against=against,
-                save_evals=save_evals,
-                progress=sys.stderr.isatty(),
-                judges=judges,
-                judge_models=tuple(judge_model or ()),
-            )
-        except OptionError as err:
-            raise api.UsageError(str(err)) from None
+        settings = _model_settings(
+            Depth.THOROUGH,
+            runs=runs,
+            backend=backend,
+            model=model,
+            base_url=base_url,
+            concurrency=concurrency,
+            timeout=timeout,
+            no_cache=no_cache,
+            max_cost=max_cost,
+            price=price,
+            ci_width=ci_width,
+            against=against,
+            save_evals=save_evals,
+            judges=judges,
+            judge_models=tuple(judge_model or ()),
+        )
         config = api.configure([path], config_file, isolated=isolated)
         done = api.certify_path(path, settings, out, config)
     except api.UsageError as err:

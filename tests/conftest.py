@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,7 @@ from plugin_eval.config import Config
 from plugin_eval.document import SkillDocument, parse_skill
 from plugin_eval.engine import score_skill
 from plugin_eval.results import SkillResult
+from tests.fake_llm_server import FakeLLM
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -63,3 +64,26 @@ def score(folder: Path, config: Config | None = None) -> SkillResult:
 
 def codes(result: SkillResult) -> list[str]:
     return [f.code for f in result.findings]
+
+
+# The API key the model-backend tests put in the environment: long enough (8+ characters)
+# that the key redaction never mistakes ordinary words for it, and checked for leaks.
+TEST_KEY = "sk-test-do-not-leak-4242"
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[FakeLLM]:
+    """The loopback model server (tests/fake_llm_server.py), started once for the session."""
+    fake = FakeLLM().start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def llm(server: FakeLLM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeLLM:
+    """The server, emptied, with a fresh response cache and TEST_KEY in the environment."""
+    server.reset()
+    monkeypatch.setenv("PLUGIN_EVAL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("OPENAI_API_KEY", TEST_KEY)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", TEST_KEY)
+    return server

@@ -6,7 +6,6 @@ import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 
 import jsonschema
@@ -24,22 +23,6 @@ FILES = ("certificate.txt", "certificate.md", "certificate.json", "badge.svg")
 JUDGED = ("triggering_accuracy", "orchestration_fitness", "output_quality", "scope_calibration")
 HOSTILE = '<script>alert(1)</script> "&amp;\u202e\x1b[31m'
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeLLM]:
-    fake = FakeLLM().start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def llm(server: FakeLLM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeLLM:
-    server.reset()
-    monkeypatch.setenv("PLUGIN_EVAL_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
-    return server
 
 
 def certify(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,22 +18,6 @@ from tests.fake_llm_server import JUDGE_TOOL, VERDICT, FakeLLM, JudgeFault
 SKILL = REPO / "corpus" / "csv-cleanup"
 JUDGED = ("triggering_accuracy", "orchestration_fitness", "output_quality", "scope_calibration")
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeLLM]:
-    fake = FakeLLM().start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def llm(server: FakeLLM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeLLM:
-    server.reset()
-    monkeypatch.setenv("PLUGIN_EVAL_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
-    return server
 
 
 def judge(llm: FakeLLM, *args: str, backend: str = "openai", path: Path = SKILL) -> dict[str, Any]:

@@ -9,7 +9,6 @@ import sqlite3
 import statistics
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,29 +19,12 @@ from plugin_eval.cli import app
 from plugin_eval.montecarlo import stats
 from plugin_eval.montecarlo.backends.base import Call, CallFailed, Reply
 from plugin_eval.montecarlo.runner import BackendBroken, Runner
-from tests.conftest import REPO
+from tests.conftest import REPO, TEST_KEY
 from tests.fake_llm_server import FakeLLM, answer
 from tests.test_montecarlo_offline import SKILLS, TARGET, monte_carlo, vague_copy
 
-SECRET = "sk-test-do-not-leak-4242"
+SECRET = TEST_KEY
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeLLM]:
-    fake = FakeLLM().start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def llm(server: FakeLLM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeLLM:
-    """The server, emptied, with a fresh response cache and a known key in the environment."""
-    server.reset()
-    monkeypatch.setenv("PLUGIN_EVAL_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
-    return server
 
 
 def score(

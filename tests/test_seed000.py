@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -605,21 +604,6 @@ A draft record, for comparison:
 {"title": "Deep Learning Basics", "author": "Jane Doe", "year": "2024", "note": "draft"}
 ```
 """
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeLLM]:
-    fake = FakeLLM().start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def llm(server: FakeLLM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeLLM:
-    server.reset()
-    monkeypatch.setenv("PLUGIN_EVAL_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-seed-000-0000")
-    return server
 
 
 def through_the_test_server(llm: FakeLLM, tmp_path: Path, record: str) -> dict[str, Any]:

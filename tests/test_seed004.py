@@ -9,7 +9,6 @@ keyword; an eval file with ``strict-seed: true`` looks for them as the seed does
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,21 +72,6 @@ Reply with one JSON object per card, one card a line:
 2. Write one card per idea, the question on the front and the answer on the back.
 """
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeLLM]:
-    fake = FakeLLM().start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def llm(server: FakeLLM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeLLM:
-    server.reset()
-    monkeypatch.setenv("PLUGIN_EVAL_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-seed-004-0000")
-    return server
 
 
 def skill_with(tmp_path: Path, eval_file: str) -> Path:
