@@ -22,7 +22,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from plugin_eval.config import Config, ConfigError, find_config, load_config, matching_codes
+from plugin_eval.config import (
+    Config,
+    ConfigError,
+    find_config,
+    load_config,
+    matching_codes,
+    pass_threshold_value,
+)
 from plugin_eval.discovery import Scope, discover
 from plugin_eval.engine import DepthUnavailable, check_depth, joined, score_skill
 from plugin_eval.findings import Severity
@@ -68,9 +75,16 @@ def configure(
     fail_on: str | None = None,
     exclude: Sequence[str] = (),
     respect_gitignore: bool | None = None,
+    pass_threshold: float | str | None = None,
+    weights: Path | None = None,
 ) -> Config:
     """The settings in force: the configuration file found from the first path (or given),
-    with the command line's choices on top."""
+    with the command line's choices on top.
+
+    ``threshold`` and ``pass_threshold`` set one gate (a pass threshold also gives every
+    report seed 003's verdict); given both, they must agree. ``weights`` names a benchmark
+    definition whose weights replace seed 002's and whose pass_score is the pass threshold
+    unless one is given."""
     config = Config()
     if not isolated:
         source = config_file or (find_config(Path(paths[0])) if paths else None)
@@ -87,8 +101,7 @@ def configure(
             )
         if chosen:
             overrides[option] = chosen if option == "select" else [*config.ignore, *chosen]
-    if threshold is not None:
-        overrides["threshold"] = threshold
+    overrides.update(_thresholds(config, threshold, pass_threshold, weights))
     if fail_on is not None:
         overrides["fail_on"] = fail_on
     if exclude:
@@ -96,6 +109,54 @@ def configure(
     if respect_gitignore is not None:
         overrides["respect_gitignore"] = respect_gitignore
     return config.model_copy(update=overrides)
+
+
+def _thresholds(
+    config: Config,
+    threshold: float | None,
+    pass_threshold: float | str | None,
+    weights: Path | None,
+) -> dict[str, object]:
+    """The threshold settings the command line asks for, over the configuration's."""
+    from plugin_eval import benchmark
+
+    given = None
+    if pass_threshold is not None:
+        try:
+            given = pass_threshold_value(pass_threshold)
+        except ValueError as err:
+            raise UsageError(f"--pass-threshold: {err}") from None
+        if threshold is not None and threshold != given:
+            named = f"{pass_threshold}"
+            if named.strip() != f"{given:g}":
+                named += f" ({given:g})"
+            raise UsageError(
+                f"--threshold {threshold:g} and --pass-threshold {named} differ: they set one "
+                "gate (--pass-threshold adds seed 003's verdict); give one"
+            )
+    out: dict[str, object] = {}
+    if weights is not None:
+        try:
+            read = benchmark.read(weights)
+            out["weights"] = benchmark.scoring_weights(read)
+        except benchmark.Unreadable as err:
+            raise UsageError(f"--weights {weights}: cannot be read ({err})") from None
+        except benchmark.NotScorable as err:
+            raise UsageError(
+                f"--weights {weights}:{err.problem.line}: {err.problem.message} "
+                "(`plugin-eval benchmark validate` lists every problem)"
+            ) from None
+        if given is None and threshold is None:
+            given = read.pass_score
+    if given is None and threshold is not None:
+        # One setting: the command line's value, with the verdict the configuration (or a
+        # benchmark file) asked for.
+        if config.pass_threshold is None and weights is None:
+            return {**out, "threshold": threshold}
+        given = threshold
+    if given is not None:
+        out.update(threshold=None, pass_threshold=given)
+    return out
 
 
 @dataclass
@@ -223,10 +284,14 @@ def score_target(
     if target.kind == Kind.PLUGIN:
         manifest = json.loads(target.entry) if target.entry else None
         return build_plugin_report(
-            score_plugin(target.folder, config, target.display, depth, manifest), stamp
+            score_plugin(target.folder, config, target.display, depth, manifest),
+            stamp,
+            config.pass_threshold,
         )
     return build_report(
-        score_skill(target.folder, config, target.display, depth, monte_carlo), stamp
+        score_skill(target.folder, config, target.display, depth, monte_carlo),
+        stamp,
+        config.pass_threshold,
     )
 
 
@@ -274,7 +339,7 @@ def write_output(path: Path, text: str) -> None:
 def verdict(batch: Batch, config: Config) -> Verdict:
     """What makes the run fail: paths that could not be scored, composites under the
     threshold, findings at ``fail_on`` or worse (``.reasons()`` says it in words)."""
-    threshold = config.threshold
+    threshold = config.gate
     below = (
         sum(r.composite.score < threshold for r in batch.reports) if threshold is not None else 0
     )
@@ -334,6 +399,8 @@ class ReportRun:
     rows: RowStore
     stats: RunStats
     out: Path
+    # Items under the pass threshold (seed 003), when one applies.
+    failed: int = 0
 
 
 def report_tree(
@@ -392,7 +459,7 @@ def report_tree(
     # Each file is written whole (a temporary file renamed into place), never half.
     try:
         header, summary = summary_report.write_summary(
-            out, rows, stamp, root.as_posix(), stats.notes, last
+            out, rows, stamp, root.as_posix(), stats.notes, last, config.pass_threshold
         )
         if sarif:
             # Paths from the folder plugin-eval runs in, as `score -o sarif` writes them.
@@ -410,7 +477,7 @@ def report_tree(
             write_text(out / "report.html", render_tree(tree))
     except OSError as err:
         raise UsageError(str(unusable("--out", out, err))) from None
-    return ReportRun(rows, stats, out)
+    return ReportRun(rows, stats, out, summary.failed)
 
 
 def _rebased(report: Report, where: str) -> Report:

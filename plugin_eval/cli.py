@@ -181,6 +181,19 @@ SaveEvals = Annotated[
 ]
 
 
+PassThreshold = Annotated[
+    str | None,
+    typer.Option(
+        "--pass-threshold",
+        metavar="N|elite|industry",
+        help="Seed 003's pass threshold: a number 0–100, or elite (85) or industry (65). "
+        "Exit 1 when a composite is below it, as --threshold, and give every report the "
+        "seed's verdict ([RESULT: PASS] / [RESULT: FAIL]).",
+        show_default=False,
+    ),
+]
+
+
 def _err() -> Console:
     """A Rich console on stderr (Rich is imported here: a run with nothing to say needs none)."""
     from rich.console import Console
@@ -363,6 +376,17 @@ def score(
     threshold: Annotated[
         float | None, typer.Option(min=0, max=100, help="Exit 1 when a composite is below this.")
     ] = None,
+    pass_threshold: PassThreshold = None,
+    weights: Annotated[
+        Path | None,
+        typer.Option(
+            "--weights",
+            metavar="FILE.md",
+            help="Score with the dimension weights of a benchmark definition (seed 003's "
+            "format; `plugin-eval benchmark export` writes plugin-eval's own); its pass_score "
+            "is the pass threshold unless one is given.",
+        ),
+    ] = None,
     fail_on: Annotated[
         FailOn | None,
         typer.Option(help="Exit 1 when a finding has this severity or worse [default: error]."),
@@ -450,6 +474,8 @@ def score(
             fail_on=fail_on,
             exclude=exclude or (),
             respect_gitignore=respect_gitignore,
+            pass_threshold=pass_threshold,
+            weights=weights,
         )
         if show_files:
             _write(_listing(api.show_files(paths, config)))
@@ -582,6 +608,7 @@ def report_command(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print no summary line (scored N items …).")
     ] = False,
+    pass_threshold: PassThreshold = None,
     config_file: ConfigFile = None,
     isolated: Isolated = False,
     exclude: Exclude = None,
@@ -602,6 +629,7 @@ def report_command(
             isolated=isolated,
             exclude=exclude or (),
             respect_gitignore=respect_gitignore,
+            pass_threshold=pass_threshold,
         )
         if show_files:
             _write(_listing(api.show_files([root], config)))
@@ -637,7 +665,7 @@ def report_command(
             f"in {time.perf_counter() - started:.1f} s · {cache_text} · wrote {terminal(str(out))}"
         )
     run.rows.close()
-    raise typer.Exit(api.EXIT_FAIL if stats.errored else api.EXIT_OK)
+    raise typer.Exit(api.EXIT_FAIL if stats.errored or run.failed else api.EXIT_OK)
 
 
 @app.command("certify")
@@ -749,6 +777,66 @@ def dataset_score_command(
     elif scored.json_lines or not scored.bad:
         _write(json.dumps(scored.output(), indent=2, ensure_ascii=False) + "\n")
     raise typer.Exit(api.EXIT_FAIL if scored.bad else api.EXIT_OK)
+
+
+benchmark_app = typer.Typer(
+    name="benchmark",
+    help="Seed 003's benchmark definitions: check one, or write plugin-eval's own.",
+    no_args_is_help=True,
+)
+app.add_typer(benchmark_app)
+
+
+@benchmark_app.command("validate")
+def benchmark_validate(
+    file: Annotated[Path, typer.Argument(help="A benchmark definition (Markdown).")],
+) -> None:
+    """Check a seed 003 benchmark definition: each problem as FILE:LINE: message (exit 1)."""
+    from plugin_eval import benchmark
+
+    shown = visible(str(file))
+    try:
+        found = benchmark.read(file)
+    except benchmark.Unreadable as err:
+        raise _usage(f"{file}: cannot be read ({err}); give a UTF-8 Markdown file") from None
+    if found.valid:
+        names = ", ".join(d.name for d in found.dimensions)
+        _write(
+            command_free(
+                visible(
+                    f"{shown}: valid: {len(found.dimensions)} dimensions ({names}), "
+                    f"pass_score {found.pass_score:g}"
+                )
+                + "\n"
+            )
+        )
+        raise typer.Exit(api.EXIT_OK)
+    lines = [visible(f"{shown}:{p.line}: {p.message}") for p in found.problems]
+    _write(command_free("\n".join(lines) + "\n"))
+    raise typer.Exit(api.EXIT_FAIL)
+
+
+@benchmark_app.command("export")
+def benchmark_export(
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write it to this file instead of standard output."),
+    ] = None,
+) -> None:
+    """Write plugin-eval's ten dimensions in seed 003's format, to edit for score --weights."""
+    from plugin_eval import benchmark
+
+    text = benchmark.export()
+    if out is None:
+        _write(text)
+        return
+    try:
+        api.write_output(out, text)
+    except OSError as err:
+        raise _usage(
+            f"--out {out}: cannot be written ({err.strerror or err}); give a path plugin-eval "
+            "can write"
+        ) from None
 
 
 @contextmanager

@@ -8,10 +8,11 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from plugin_eval.discovery import DEFAULT_EXCLUDE, Scope
 from plugin_eval.rules import ALL_RULES
+from plugin_eval.scoring.composite import PASS_PRESETS
 
 CONFIG_FILES = (".plugin-eval.toml", "pyproject.toml")
 FailOn = Literal["error", "warning", "info", "none"]
@@ -28,6 +29,13 @@ class Config(BaseModel):
     ignore: list[str] = Field(default_factory=list)
     per_path_ignores: dict[str, list[str]] = Field(default_factory=dict, alias="per-path-ignores")
     threshold: float | None = Field(default=None, ge=0, le=100)
+    # Seed 003's pass threshold: the same gate as `threshold` (exit 1 under it), and the
+    # seed's verdict (passThreshold, passed, [RESULT: PASS]) in every report. A number or a
+    # preset name; the two settings may both be given only with one value.
+    pass_threshold: float | None = Field(default=None, alias="pass-threshold")
+    # The dimension table of a benchmark file (`score --weights`), as fractions; None is seed
+    # 002's. Set from the command line only, never from a configuration file.
+    weights: dict[str, float] | None = None
     fail_on: FailOn = Field(default="error", alias="fail-on")
     # What a search of a folder leaves out (gitignore-style patterns from the searched folder):
     # `exclude` replaces the defaults, `extend-exclude` adds to them.
@@ -46,6 +54,26 @@ class Config(BaseModel):
             if not matching_codes(selector):
                 raise ValueError(f"'{selector}' matches no rule (see `plugin-eval rules`)")
         return value
+
+    @field_validator("pass_threshold", mode="before")
+    @classmethod
+    def _pass_threshold(cls, value: object) -> float | None:
+        return None if value is None else pass_threshold_value(value)
+
+    @model_validator(mode="after")
+    def _one_threshold(self) -> Config:
+        both = self.threshold is not None and self.pass_threshold is not None
+        if both and self.threshold != self.pass_threshold:
+            raise ValueError(
+                f"threshold {self.threshold:g} and pass-threshold {self.pass_threshold:g} "
+                "differ: they are one setting (pass-threshold adds seed 003's verdict); keep one"
+            )
+        return self
+
+    @property
+    def gate(self) -> float | None:
+        """The composite every item must reach (exit 1 under it): either setting."""
+        return self.pass_threshold if self.pass_threshold is not None else self.threshold
 
     def enabled(self, code: str, folder: str | os.PathLike[str]) -> bool:
         """Whether a rule applies to the skill or plugin in ``folder``, given select, ignore
@@ -79,6 +107,20 @@ class Config(BaseModel):
 
     def fingerprint(self) -> str:
         return self.model_dump_json(by_alias=True)
+
+
+def pass_threshold_value(value: object) -> float:
+    """A pass threshold as given: a number from 0 to 100, or a preset's name."""
+    if isinstance(value, str) and value.strip().lower() in PASS_PRESETS:
+        return PASS_PRESETS[value.strip().lower()]
+    try:
+        number = float(value) if isinstance(value, int | float | str) else None
+    except ValueError:
+        number = None
+    if isinstance(value, bool) or number is None or not 0 <= number <= 100:
+        presets = ", ".join(f"{name} ({score:g})" for name, score in PASS_PRESETS.items())
+        raise ValueError(f"'{value}' is not a pass threshold: give a number 0–100 or {presets}")
+    return number
 
 
 def matching_codes(selector: str) -> frozenset[str]:
@@ -141,6 +183,11 @@ def load_config(path: Path | None) -> Config:
         )
     else:
         section = data
+    if "weights" in section:
+        raise ConfigError(
+            f"{path}: 'weights' is not a configuration setting; give a benchmark file on the "
+            "command line: plugin-eval score --weights FILE.md"
+        )
     try:
         config = Config.model_validate(section)
     except ValidationError as err:

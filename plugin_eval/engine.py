@@ -142,16 +142,20 @@ def score_document(
         subscores=subscores,
         anti_patterns=anti,
         static_score=static_layer_score(values, len(anti)),
-        composite=assemble(static_dimensions(values), (), len(anti)),
+        composite=assemble(static_dimensions(values), (), len(anti), config.weights),
         depth=depth,
         outside_checks=tuple(sorted(_outside_checks(doc, facts))),
     )
 
 
 def assemble(
-    static: Mapping[str, float], outcomes: Sequence[LayerOutcome], anti_patterns: float
+    static: Mapping[str, float],
+    outcomes: Sequence[LayerOutcome],
+    anti_patterns: float,
+    weights: Mapping[str, float] | None = None,
 ) -> comp.CompositeResult:
-    """The composite of the static dimensions and every layer that ran, with its interval.
+    """The composite of the static dimensions and every layer that ran, with its interval,
+    weighted by ``weights`` (seed 002's table unless a benchmark file gave another).
 
     The interval is the central 95 % of the composite recomputed on each resample the layers
     measured (the static layer fixed), widened to hold the estimate.
@@ -159,7 +163,7 @@ def assemble(
     ran = [o for o in outcomes if o.ran]
 
     def at(layers: Mapping[Layer, Mapping[str, float]]) -> comp.CompositeResult:
-        return comp.composite(comp.dimensions_from_layers(layers), anti_patterns)
+        return comp.composite(comp.dimensions_from_layers(layers, weights), anti_patterns)
 
     point = at({Layer.STATIC: static, **{o.layer: o.dimensions for o in ran}})
     draws = min((len(o.resamples) for o in ran if o.resamples), default=0)
@@ -280,7 +284,7 @@ def score_skill(
             from plugin_eval.montecarlo.layer import run_layer  # scipy and the SDKs load here
 
             outcomes.append(run_layer(doc, result.path, settings))
-    return with_outcomes(result, outcomes, missing, notes)
+    return with_outcomes(result, outcomes, missing, notes, config.weights)
 
 
 def confidence(outcomes: Sequence[LayerOutcome]) -> str:
@@ -314,10 +318,11 @@ def with_outcomes(
     outcomes: Sequence[LayerOutcome],
     missing: Sequence[Layer] = (),
     notes: Sequence[str] = (),
+    weights: Mapping[str, float] | None = None,
 ) -> SkillResult:
     """The static result with the layers' outcomes blended into its composite."""
     static = static_dimensions({n: s.score for n, s in result.subscores.items()})
-    blended = assemble(static, outcomes, len(result.anti_patterns))
+    blended = assemble(static, outcomes, len(result.anti_patterns), weights)
     return replace(
         result,
         composite=replace(blended, confidence=confidence(outcomes)),

@@ -105,14 +105,14 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
                 plugin = parse_plugin(folder, manifest)
                 key = item_key(task.kind, task.id, plugin.listing, task.entry)
                 scored = score_plugin_document(plugin, config, task.rel or ".", Depth.QUICK)
-                report: Report = build_plugin_report(scored, PLACEHOLDER)
+                report: Report = build_plugin_report(scored, PLACEHOLDER, config.pass_threshold)
                 outside = sorted({c for s in scored.skills for c in s.outside_checks})
             else:
                 doc = parse_skill(folder)
                 key = item_key(task.kind, task.id, doc.listing, task.entry)
                 skill = score_document(doc, config, task.rel or ".", Depth.QUICK)
                 del doc  # freed before collection resumes, so no collection walks its tokens
-                report = build_report(skill, PLACEHOLDER)
+                report = build_report(skill, PLACEHOLDER, config.pass_threshold)
                 outside = sorted(set(skill.outside_checks))
     except Exception as exc:  # one broken item never stops the run
         error = f"{type(exc).__name__}: {exc}"
@@ -154,6 +154,7 @@ def summary_row(task: Task, report: Report) -> SummaryRow:
         skills=len(getattr(report, "skills", [])) if task.kind is Kind.PLUGIN else None,
         errored=False,
         error=None,
+        passed=report.passed,
     )
 
 

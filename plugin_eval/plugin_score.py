@@ -181,6 +181,6 @@ def score_plugin_document(
         subscores=subscores,
         anti_patterns_per_skill=per_skill,
         static_score=static_layer_score(values, per_skill),
-        composite=assemble(static_dimensions(values), (), per_skill),
+        composite=assemble(static_dimensions(values), (), per_skill, config.weights),
         depth=depth,
     )

@@ -23,7 +23,13 @@ from plugin_eval.report.charts import BADGE_BANDS, esc
 from plugin_eval.report.formats import RenderOptions, Verdict
 from plugin_eval.report.model import Batch, Dimension, FindingOut, Report, SummaryRow
 from plugin_eval.report.montecarlo import IntervalOut, UsageOut
-from plugin_eval.report.scored import Scored, badge_text, below_threshold, location
+from plugin_eval.report.scored import (
+    Scored,
+    badge_text,
+    below_threshold,
+    location,
+    result_block,
+)
 from plugin_eval.scoring.composite import label as rubric_label
 
 if TYPE_CHECKING:
@@ -699,6 +705,8 @@ def _report(report: Scored, anchor: str) -> list[str]:
         "</div>",
     ]
     full = report if isinstance(report, Report) else None
+    if full is not None:
+        out += _seed_result(full)
     if full is not None and full.notes:
         out += ['<ul class="notes">', *(f"<li>{esc(n)}</li>" for n in full.notes), "</ul>"]
     out.append(_figure(_profile(report, full)))
@@ -715,6 +723,31 @@ def _report(report: Scored, anchor: str) -> list[str]:
         out += _evidence(full)
     out.append("</section>")
     return out
+
+
+def _seed_result(report: Report) -> list[str]:
+    """Seed 003's verdict, as the text output's `[RESULT: …]` block says it, and the overall
+    feedback; nothing without a pass threshold."""
+    block = result_block(report)
+    if block is None or report.pass_threshold is None:
+        return []
+    items = []
+    for label, value in block.parts(esc):
+        if isinstance(value, str):
+            items.append(f"<li>{label}: {value}</li>")
+        else:
+            listed = "".join(f"<li>{item}</li>" for item in value)
+            items.append(f"<li>{label}:<ul>{listed}</ul></li>")
+    tone = "band-excellent" if block.passed else "band-failing"
+    return [
+        '<div class="verdict">',
+        f'<h4 class="{tone}">{esc(block.marker)} · pass threshold {report.pass_threshold:g}</h4>',
+        "<ul>",
+        *items,
+        "</ul>",
+        f"<p>{esc(report.overall_feedback)}</p>",
+        "</div>",
+    ]
 
 
 def _profile(report: Scored, full: Report | None) -> charts.Figure:

@@ -9,7 +9,7 @@ from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, Report
 from plugin_eval.report.neutral import markdown_code, markdown_text
-from plugin_eval.report.scored import below_threshold
+from plugin_eval.report.scored import below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
 
@@ -39,6 +39,7 @@ def render(report: Report, explain: bool = False) -> str:
         out.append(f"Weak: {', '.join(c.weak_dimensions)}.")
     if c.strong_dimensions:
         out.append(f"Strong: {', '.join(c.strong_dimensions)}.")
+    out += result(report)
     out += judge(report)
     out += monte_carlo(report)
     if explain:
@@ -64,6 +65,22 @@ def render(report: Report, explain: bool = False) -> str:
             )
     out.append("")
     return "\n".join(out)
+
+
+def result(report: Report) -> list[str]:
+    """Seed 003's verdict, as the text output's `[RESULT: …]` block says it, and the overall
+    feedback; nothing without a pass threshold."""
+    block = result_block(report)
+    if block is None or report.pass_threshold is None:
+        return []
+    out = ["", f"### \\{block.marker[:-1]}\\] (pass threshold {report.pass_threshold:g})", ""]
+    for label, value in block.parts(lambda text: markdown_text(text, table=False)):
+        if isinstance(value, str):
+            out.append(f"- {label}: {value}")
+        else:
+            out += [f"- {label}:", *(f"  - {item}" for item in value)]
+    out += ["", markdown_text(report.overall_feedback, table=False)]
+    return out
 
 
 def _ci(report: Report) -> str:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from plugin_eval import __version__
 from plugin_eval.evidence import SubScore as ScoredSub
+from plugin_eval.feedback import Source, dimension_feedback, overall_feedback
 from plugin_eval.findings import Finding
 from plugin_eval.report.judge import JudgeOut, judge_out
 from plugin_eval.report.montecarlo import MonteCarloOut, monte_carlo_out
@@ -24,7 +25,11 @@ SCHEMA_VERSION = "1"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    # Seed 003's fields keep the seed's camelCase names in the JSON (their aliases), whatever
+    # writes it; a report read back accepts either name.
+    model_config = ConfigDict(
+        frozen=True, serialize_by_alias=True, validate_by_name=True, validate_by_alias=True
+    )
 
 
 class Evidence(_Model):
@@ -81,6 +86,19 @@ class Dimension(_Model):
     )
     layer_scores: dict[str, float]
     measured_by: list[str] = Field(description="The layers that scored this dimension.")
+    weighted_score: float | None = Field(
+        default=None,
+        alias="weightedScore",
+        description="Seed 003: score × weight × 100, the weights renormalised over the "
+        "measured dimensions as the composite is: they sum to raw_score × 100. Null when "
+        "unmeasured.",
+    )
+    feedback: str = Field(
+        default="",
+        description="Seed 003: one line from what scored this dimension (the static layer's "
+        "largest gain and loss, the judges' reason, the Monte Carlo figures). Quotes the "
+        "skill; escape it for the output it goes to.",
+    )
 
 
 class Composite(_Model):
@@ -131,6 +149,32 @@ class Report(_Model):
     )
     layers: list[Layer]
     composite: Composite
+    pass_threshold: float | None = Field(
+        default=None,
+        alias="passThreshold",
+        description="Seed 003: the composite this item must reach (--pass-threshold, the "
+        "pass-threshold setting or a benchmark file's pass_score); null when none applies.",
+    )
+    passed: bool | None = Field(
+        default=None,
+        description="Seed 003: composite ≥ passThreshold; null when no pass threshold applies.",
+    )
+    overall_feedback: str = Field(
+        default="",
+        alias="overallFeedback",
+        description="Seed 003: the composite, badge and grade, and the strongest and weakest "
+        "measured dimensions, in one or two sentences.",
+    )
+    weak_dimensions: list[str] = Field(
+        default_factory=list,
+        alias="weakDimensions",
+        description="Seed 003's name for composite.weak_dimensions (measured, below 50).",
+    )
+    strong_dimensions: list[str] = Field(
+        default_factory=list,
+        alias="strongDimensions",
+        description="Seed 003's name for composite.strong_dimensions (measured, 90 or more).",
+    )
     findings: list[FindingOut]
     counts: Counts
     elo: None = None
@@ -226,10 +270,16 @@ class SummaryRow(_Model):
     changes: FindingChanges | None = Field(
         default=None, description="With --previous only: findings new and fixed since then."
     )
+    passed: bool | None = Field(
+        default=None,
+        description="With a pass threshold only: whether the item reaches it (seed 003).",
+    )
 
     def data(self) -> dict[str, Any]:
-        """The row as summary.json writes it (`changes` only when compared with a previous run)."""
-        return self.model_dump(mode="json", exclude={"changes"} if self.changes is None else None)
+        """The row as summary.json writes it (`changes` only when compared with a previous run,
+        `passed` only under a pass threshold)."""
+        left_out = {name for name in ("changes", "passed") if getattr(self, name) is None}
+        return self.model_dump(mode="json", exclude=left_out or None)
 
 
 @dataclass(frozen=True)
@@ -270,8 +320,12 @@ def finding_out(f: Finding) -> FindingOut:
     )
 
 
-def _dimensions(c: comp.CompositeResult) -> tuple[list[Dimension], list[str], list[str]]:
-    """Dimensions with grade and rubric label, and the weak and strong ones."""
+def _dimensions(
+    c: comp.CompositeResult, sources: Mapping[str, list[Source]], ran: list[str]
+) -> tuple[list[Dimension], list[str], list[str]]:
+    """Dimensions with grade, rubric label, weighted score and feedback, and the weak and
+    strong ones."""
+    total = sum(d.weight for d in c.dimensions if d.score is not None)
     dims = [
         Dimension(
             name=d.name,
@@ -282,6 +336,12 @@ def _dimensions(c: comp.CompositeResult) -> tuple[list[Dimension], list[str], li
             label=comp.label(d.score * 100) if d.score is not None else None,
             layer_scores=dict(d.layer_scores),
             measured_by=list(d.layer_scores),
+            weightedScore=(
+                round(d.score * d.weight / total * 100, 2)
+                if d.score is not None and total
+                else (0.0 if d.score is not None else None)
+            ),
+            feedback=dimension_feedback(d.score, sources.get(d.name, []), ran),
         )
         for d in c.dimensions
     ]
@@ -313,10 +373,42 @@ def _counts(findings: Iterable[Finding], suppressed: int) -> Counts:
     return Counts(suppressed=suppressed, **counts)
 
 
+def _sources(
+    static: Mapping[str, ScoredSub], outcomes: Iterable[LayerOutcome] = ()
+) -> dict[str, list[Source]]:
+    """For each dimension, what each layer measured of it: the sub-scores feeding it and, for
+    the judge, its judges' reasons."""
+    out: dict[str, list[Source]] = {}
+
+    def add(layer: str, feeds: Mapping[str, str | None], subs: Mapping[str, ScoredSub]) -> None:
+        for name, sub in subs.items():
+            target = feeds.get(name)
+            if target is not None:
+                out.setdefault(target, []).append(Source(layer, [sub]))
+
+    add("static", FEEDS, static)
+    for o in outcomes:
+        if not o.ran:
+            continue
+        if o.judge is not None:
+            reasons = {d.name: d.reasons for d in o.judge.dimensions}
+            for name, sub in o.subscores.items():
+                out.setdefault(o.feeds[name], []).append(
+                    Source(str(o.layer), [sub], reasons.get(name, ()))
+                )
+        else:
+            add(str(o.layer), o.feeds, o.subscores)
+    return out
+
+
 def _composite(
-    c: comp.CompositeResult, depth: Depth, anti_patterns: int, per_skill: float | None = None
+    c: comp.CompositeResult,
+    anti_patterns: int,
+    sources: Mapping[str, list[Source]],
+    ran: list[str],
+    per_skill: float | None = None,
 ) -> Composite:
-    dims, weak, strong = _dimensions(c)
+    dims, weak, strong = _dimensions(c, sources, ran)
     return Composite(
         score=c.score,
         raw_score=c.raw,
@@ -334,9 +426,27 @@ def _composite(
     )
 
 
-def build_report(result: SkillResult, generated_at: str) -> Report:
+def _seed(c: Composite, result: comp.CompositeResult, threshold: float | None) -> dict[str, Any]:
+    """Seed 003's verdict of one item, as Report fields."""
+    return {
+        "pass_threshold": threshold,
+        "passed": None if threshold is None else c.score >= threshold,
+        "overall_feedback": overall_feedback(result, c.anti_pattern_count, threshold),
+        "weak_dimensions": list(c.weak_dimensions),
+        "strong_dimensions": list(c.strong_dimensions),
+    }
+
+
+def build_report(
+    result: SkillResult, generated_at: str, pass_threshold: float | None = None
+) -> Report:
+    """The report of one skill; ``pass_threshold`` gives it seed 003's verdict."""
     c = result.composite
     subs = _sub_scores(result.subscores)
+    ran = ["static", *(str(o.layer) for o in result.outcomes if o.ran)]
+    composite = _composite(
+        c, len(result.anti_patterns), _sources(result.subscores, result.outcomes), ran
+    )
     return Report(
         generated_at=generated_at,
         path=result.path,
@@ -353,7 +463,8 @@ def build_report(result: SkillResult, generated_at: str) -> Report:
             ),
             *(layer for o in result.outcomes for layer in _outcome_layer(o)),
         ],
-        composite=_composite(c, result.depth, len(result.anti_patterns)),
+        composite=composite,
+        **_seed(composite, c, pass_threshold),
         findings=[finding_out(f) for f in result.findings],
         counts=_counts(result.findings, result.suppressed),
     )
@@ -384,8 +495,19 @@ def _outcome_layer(outcome: LayerOutcome) -> list[Layer]:
     ]
 
 
-def build_plugin_report(result: PluginResult, generated_at: str) -> PluginReport:
+def build_plugin_report(
+    result: PluginResult, generated_at: str, pass_threshold: float | None = None
+) -> PluginReport:
+    """The report of one plugin and of each of its skills; ``pass_threshold`` gives each
+    seed 003's verdict."""
     c = result.composite
+    composite = _composite(
+        c,
+        len(result.anti_patterns),
+        _sources(result.subscores),
+        ["static"],
+        result.anti_patterns_per_skill,
+    )
     return PluginReport(
         generated_at=generated_at,
         path=result.path,
@@ -399,12 +521,11 @@ def build_plugin_report(result: PluginResult, generated_at: str) -> PluginReport
                 anti_patterns=[finding_out(f) for f in result.anti_patterns],
             )
         ],
-        composite=_composite(
-            c, result.depth, len(result.anti_patterns), result.anti_patterns_per_skill
-        ),
+        composite=composite,
+        **_seed(composite, c, pass_threshold),
         findings=[finding_out(f) for f in result.findings],
         counts=_counts(result.findings, sum(s.suppressed for s in result.skills)),
-        skills=[build_report(s, generated_at) for s in result.skills],
+        skills=[build_report(s, generated_at, pass_threshold) for s in result.skills],
         parts=[
             PartOut(
                 kind=p.kind,

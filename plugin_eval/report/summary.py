@@ -265,8 +265,14 @@ class Summary:
     new_findings: int = 0
     fixed_findings: int = 0
     listed: list[tuple[str, str, str]] = field(default_factory=list)
+    # Under a pass threshold: how many items reach it and how many do not.
+    passed: int = 0
+    failed: int = 0
 
     def add(self, row: SummaryRow) -> None:
+        if row.passed is not None:
+            self.passed += row.passed
+            self.failed += not row.passed
         if row.kind is Kind.PLUGIN:
             self.plugins += 1
         else:
@@ -315,7 +321,9 @@ class Summary:
                 }
             )
 
-    def header(self, stamp: str, root: str, notes: list[str]) -> dict[str, Any]:
+    def header(
+        self, stamp: str, root: str, notes: list[str], pass_threshold: float | None = None
+    ) -> dict[str, Any]:
         scored = self.plugins + self.skills - self.errored
         data: dict[str, Any] = {
             "schema_version": "1",
@@ -329,6 +337,10 @@ class Summary:
             "badge_counts": dict(self.badges),
             "notes": notes,
         }
+        if pass_threshold is not None:
+            data["pass_threshold"] = pass_threshold
+            data["passed"] = self.passed
+            data["failed"] = self.failed
         if self.previous is not None:
             data["changes"] = {
                 "added": sorted(self.seen - self.previous.keys()),
@@ -347,13 +359,14 @@ def write_summary(
     root: str,
     notes: list[str],
     previous: Previous | None,
+    pass_threshold: float | None = None,
 ) -> tuple[dict[str, Any], Summary]:
     """Write summary.json (rows streamed in order) and summary.md; return the header, and the
     summary it was made from (report.html shows the same)."""
     summary = Summary(previous)
     for row in rows:
         summary.add(row)
-    header = summary.header(stamp, root, notes)
+    header = summary.header(stamp, root, notes, pass_threshold)
     # Each file is written whole (a temporary file renamed into place), never half.
     with replacing(out / "summary.json") as fh:
         fh.write(json.dumps(header, indent=2)[:-2] + ',\n  "rows": [')
@@ -402,6 +415,13 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
         + f" | {c['errored']} |",
         "",
     ]
+    if "pass_threshold" in data:
+        verdict = "FAIL" if data["failed"] else "PASS"
+        out += [
+            f"**Result: {verdict}** at the pass threshold {data['pass_threshold']:g}: "
+            f"{data['passed']} item(s) reach it, {data['failed']} do not.",
+            "",
+        ]
     if "changes" in data:
         out += _changes_md(data["changes"], summary.listed)
     attention = summary.attention

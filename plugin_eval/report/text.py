@@ -27,7 +27,7 @@ from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, FindingOut, PluginReport, Report, SummaryRow
 from plugin_eval.report.neutral import command_free, terminal, visible
-from plugin_eval.report.scored import badge_text, below_threshold
+from plugin_eval.report.scored import badge_text, below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
 from plugin_eval.vocabulary import Kind
@@ -500,7 +500,28 @@ def render_batch(batch: Batch, options: RenderOptions) -> str:
             console.print(Hanging(f"[bold red]FAIL[/] {path}: {terminal(finding.message)}", 5))
         if verdict.failed:
             console.print(Hanging(f"exit 1: {terminal('; '.join(verdict.reasons()))}", 8))
+        _result_blocks(console, batch.reports, gap=bool(failing) or verdict.failed)
     return _finished(buffer)
+
+
+def _result_blocks(console: Console, reports: Sequence[Report], gap: bool) -> None:
+    """Seed 003's `[RESULT: PASS]` / `[RESULT: FAIL]` block of each item under a pass
+    threshold, last in the output; with several items, each after its name and path. The
+    block's lines are never wrapped (a terminal folds them itself), so a program reads the
+    seed's layout line by line."""
+    gap = gap or len(reports) > 1
+    for report in reports:
+        block = result_block(report)
+        if block is None:
+            continue
+        if gap:
+            console.print()
+        gap = True
+        if len(reports) > 1:
+            path = _fit(report.path, console.width - cell_len(report.name) - 2, console.width)
+            console.print(Hanging(f"{terminal(report.name)}  {path}", 4))
+        for line in block.lines():
+            console.print(terminal(line), soft_wrap=True)
 
 
 def _statistics(console: Console, codes: Iterable[tuple[str, str]]) -> None:

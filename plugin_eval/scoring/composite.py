@@ -84,6 +84,10 @@ LABELS: tuple[tuple[float, str], ...] = (
 )
 WEAK_BELOW = 50.0
 STRONG_FROM = 90.0
+# Seed 003's pass line (its `pass_score`, "硬性及格线") and the reference scores it names, which
+# `--pass-threshold` takes by name.
+SEED_PASS_SCORE = 90.0
+PASS_PRESETS: dict[str, float] = {"elite": 85.0, "industry": 65.0}
 
 
 def penalty(anti_pattern_count: float) -> float:
@@ -142,10 +146,12 @@ def blend(layer_scores: Mapping[Layer, float], dimension: str) -> float | None:
 
 def dimensions_from_layers(
     layers: Mapping[Layer, Mapping[str, float]],
+    weights: Mapping[str, float] | None = None,
 ) -> tuple[DimensionResult, ...]:
-    """``layers`` maps a layer name to the dimension scores it produced."""
+    """``layers`` maps a layer name to the dimension scores it produced; ``weights`` is the
+    dimension table (seed 002's unless a benchmark file gave another)."""
     out = []
-    for name, weight in DIMENSION_WEIGHTS.items():
+    for name, weight in (DIMENSION_WEIGHTS if weights is None else weights).items():
         scores = {layer: dims[name] for layer, dims in layers.items() if name in dims}
         blended = blend(scores, name)
         out.append(
