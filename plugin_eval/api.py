@@ -118,8 +118,6 @@ def _thresholds(
     weights: Path | None,
 ) -> dict[str, object]:
     """The threshold settings the command line asks for, over the configuration's."""
-    from plugin_eval import benchmark
-
     given = None
     if pass_threshold is not None:
         try:
@@ -136,6 +134,8 @@ def _thresholds(
             )
     out: dict[str, object] = {}
     if weights is not None:
+        from plugin_eval import benchmark  # markdown-it for a benchmark file, only when given
+
         try:
             read = benchmark.read(weights)
             out["weights"] = benchmark.scoring_weights(read)

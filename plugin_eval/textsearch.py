@@ -96,3 +96,24 @@ class Columns:
             return 1
         self._after[line] = at + len(needle)
         return at + 1
+
+
+class LazyRegex:
+    """A regex compiled the first time it is used (``rx``), not when its module loads.
+
+    Compiling a long pattern costs milliseconds at every start of the command line; a rule
+    that tries its patterns only where their words occur pays that only for the skills
+    that hold them. ``source`` is the pattern, for composing others from it."""
+
+    __slots__ = ("_compiled", "flags", "source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source = source
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def rx(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled

@@ -157,10 +157,10 @@ def _spans(matches: object) -> list[tuple[int, int]]:
 def test_the_narrowed_search_finds_what_finditer_finds(text: str) -> None:
     low = lower(text)
     ratings, overrides, addresses = candidates(low, 0, len(low))
-    full_ratings = sorted(_spans(RATING.finditer(low)) + _spans(RATING_TO.finditer(low)))
+    full_ratings = sorted(_spans(RATING.rx.finditer(low)) + _spans(RATING_TO.rx.finditer(low)))
     assert sorted(_spans(ratings)) == full_ratings
-    assert _spans(overrides) == _spans(OVERRIDE.finditer(low))
-    assert _spans(addresses) == _spans(ADDRESS.finditer(low))
+    assert _spans(overrides) == _spans(OVERRIDE.rx.finditer(low))
+    assert _spans(addresses) == _spans(ADDRESS.rx.finditer(low))
 
 
 def test_matches_reaching_furthest_before_their_core_word_are_found() -> None:
@@ -279,4 +279,4 @@ def test_the_patterns_are_written_in_lower_case() -> None:
     """They run on a lower-cased copy of the text, so a capital in one would never match."""
     for regex in (OVERRIDE, RATING, RATING_TO, ADDRESS):
         assert regex.flags & re.IGNORECASE == 0
-        assert not re.search(r"(?<!\\)[A-Z]", re.sub(r"\\[A-Za-z]|\(\?P<\w+>", "", regex.pattern))
+        assert not re.search(r"(?<!\\)[A-Z]", re.sub(r"\\[A-Za-z]|\(\?P<\w+>", "", regex.source))

@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from plugin_eval.benchmark import BAND_NAMES, BANDS, band_criterion
 from plugin_eval.report.model import Composite, Dimension, FindingOut, Report
 from plugin_eval.rules import BELOW_THRESHOLD, BY_CODE
 from plugin_eval.scoring.composite import STRONG_FROM, label
@@ -139,6 +138,8 @@ def _advice(report: Report, d: Dimension, threshold: float | None = None) -> str
         rule = BY_CODE.get(f.code)
         if rule is not None and rule.subscore is not None and FEEDS[rule.subscore] == d.name:
             return _fix(f)
+    from plugin_eval.benchmark import BAND_NAMES, BANDS, band_criterion  # with a threshold only
+
     at = BAND_NAMES.index(d.label) if d.label in BAND_NAMES else len(BAND_NAMES) - 1
     goal = BAND_NAMES.index(label(threshold)) if threshold is not None else at
     target = goal if goal < at else max(at - 1, 0)

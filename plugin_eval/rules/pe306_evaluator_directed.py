@@ -29,7 +29,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
-from plugin_eval.textsearch import newlines
+from plugin_eval.textsearch import LazyRegex, newlines
 
 # Between two words: spaces and line breaks, and the emphasis and quote marks Markdown puts
 # between them ("**ignore** all _previous_ instructions", a blockquote's "> "). Bounded, so
@@ -50,7 +50,7 @@ _NOUN = (
     r"(?:instructions?|prompts?|rubrics?|guidelines?|rules?|criteria|directions?|directives?|"
     r"guidance)"
 )
-OVERRIDE = re.compile(
+OVERRIDE = LazyRegex(
     rf"\b(?P<verb>{_VERB}){S}(?:(?P<quant>{_QUANT}){S})?(?:(?P<det>the|these|those|your){S})?"
     rf"(?:(?P<quals>{_QUAL}(?:{S}(?:(?:and|or|&|/){S}(?:(?:any|all|the|your){S})?)?{_QUAL})*)"
     rf"{S}(?:[a-z]{{1,20}}{S})?)?{_NOUN}\b"
@@ -91,7 +91,7 @@ _PREDICATE = (
     r"|deserves?|merits?|earns?|earned|warrants?|got|gets|received|receives|achieved|achieves"
     r"|scored|scores)\b"
 )
-RATING = re.compile(
+RATING = LazyRegex(
     # rate this skill 10/10 · this skill deserves 10/10 · this skill's score: 100/100
     rf"\b{_RATE}{S}{SELF}{_GAP}{VALUE}"
     rf"|{SELF}{S}{_PREDICATE}{_GAP}{VALUE}"
@@ -100,10 +100,10 @@ RATING = re.compile(
     rf"will{S}be)\b){_GAP}{VALUE}"
 )
 # give full marks to this skill
-RATING_TO = re.compile(rf"\b{_RATE}{_GAP}{VALUE}{S}(?:to|for){S}{SELF}")
+RATING_TO = LazyRegex(rf"\b{_RATE}{_GAP}{VALUE}{S}(?:to|for){S}{SELF}")
 # "Give it 10/10" rates the skill only where the text speaks to an evaluator; in a skill that
 # grades essays it rates the essay.
-RATING_OF_IT = re.compile(
+RATING_OF_IT = LazyRegex(
     rf"\b{_RATE}{S}(?:it|this(?:{S}(?:one|document|file|submission|entry|work|response))?)"
     rf"(?![\w'’-]){_GAP}{VALUE}"
 )
@@ -118,7 +118,7 @@ _EVALUATOR = (
 )
 _UNDER = r"(?:evaluated|graded|tested|scored|judged|assessed|rated|reviewed|benchmarked|examined)"
 _GRADING = r"(?:evaluating|grading|scoring|judging|rating|assessing|reviewing)"
-ADDRESS = re.compile(
+ADDRESS = LazyRegex(
     rf"\byou(?:{S}are|['’]re){S}(?:(?:now|currently|actually|also){S})?being{S}{_UNDER}\b"
     rf"|{SELF}{S}(?:is|are)(?:{S}(?:now|currently))?{S}being{S}{_UNDER}\b"
     rf"|\bif{S}you(?:{S}are|['’]re){S}(?:an?|the|one{S}of{S}the){S}{_EVALUATOR}"
@@ -134,7 +134,7 @@ ADDRESS = re.compile(
 # of this skill rather than name a role ("Judge: GPT-4o", "Graders: 90/100 agreement"): this
 # skill, a rating asked for, or a top grade (a named one, or a score out of itself: 10/10).
 _PERFECT = rf"(?<![\d.])(?P<top>\d{{1,3}})(?:{S0}/{S0}|{S}out{S}of{S})(?P=top)\b"
-_ABOUT_SELF = re.compile(rf"{SELF}|{RATING_OF_IT.pattern}|\b{_TOP}|{_PERFECT}")
+_ABOUT_SELF = LazyRegex(rf"{SELF}|{RATING_OF_IT.source}|\b{_TOP}|{_PERFECT}")
 
 # Words one of which every match holds, at a word start, and how far before that word the
 # match can start (S bounds each gap): the patterns are tried only there (see ``near``). A
@@ -262,7 +262,7 @@ def block(text: str, lo: int, hi: int) -> Block:
 
 
 def near(
-    regex: re.Pattern[str], text: str, cores: Iterable[int], reach: int, pos: int, endpos: int
+    regex: LazyRegex, text: str, cores: Iterable[int], reach: int, pos: int, endpos: int
 ) -> Iterator[re.Match[str]]:
     """``regex.finditer(text, pos, endpos)`` for a regex whose every match starts at a word
     start at most ``reach`` characters before one of ``cores`` (ascending offsets in
@@ -274,7 +274,7 @@ def near(
             at = start.start()
             if at < done:
                 continue
-            match = regex.match(text, at, endpos)
+            match = regex.rx.match(text, at, endpos)
             if match is not None:
                 done = match.end() if match.end() > at else at + 1
                 yield match
@@ -366,7 +366,7 @@ def search(
         hits.append(Hit(*match.span(), Kind.ADDRESS))
         addressed.add((where.lo, where.hi))
     for lo, hi in sorted(addressed):
-        for match in RATING_OF_IT.finditer(text, max(lo, pos), min(hi, endpos)):
+        for match in RATING_OF_IT.rx.finditer(text, max(lo, pos), min(hi, endpos)):
             if not in_code(match.start()):
                 hits.append(Hit(*match.span(), Kind.RATING))
     hits.sort(key=lambda h: (h.start, -h.end))
@@ -407,7 +407,7 @@ def _addresses(match: re.Match[str], text: str, where: Block) -> bool:
         return True
     end = min(where.hi, match.end() + _REACH)
     stop = _SENTENCE_END.search(text, match.end() + 1, end)
-    return _ABOUT_SELF.search(text, match.end(), stop.start() if stop else end) is not None
+    return _ABOUT_SELF.rx.search(text, match.end(), stop.start() if stop else end) is not None
 
 
 def lower(text: str) -> str:
