@@ -135,6 +135,7 @@ def _thresholds(
     out: dict[str, object] = {}
     if weights is not None:
         from plugin_eval import benchmark  # markdown-it for a benchmark file, only when given
+        from plugin_eval.scoring.composite import SEED_PASS_SCORE
 
         try:
             read = benchmark.read(weights)
@@ -147,7 +148,8 @@ def _thresholds(
                 "(`plugin-eval benchmark validate` lists every problem)"
             ) from None
         if given is None and threshold is None:
-            given = read.pass_score
+            # A table that names no pass score passes at the seed's default line.
+            given = read.pass_score if read.pass_score is not None else SEED_PASS_SCORE
     if given is None and threshold is not None:
         # One setting: the command line's value, with the verdict the configuration (or a
         # benchmark file) asked for.

@@ -70,6 +70,9 @@ class Problem:
 
     line: int
     message: str
+    # A definition that names no pass score: `validate` reports it, and scoring with the
+    # table (`score --weights`) takes the seed's default pass line instead.
+    no_pass_score: bool = False
 
 
 @dataclass(frozen=True)
@@ -482,7 +485,9 @@ _PASS_SCORE = re.compile(r"pass_score\s*[:：=]\s*(\S+)", re.IGNORECASE)
 def _pass_score(section: _Section | None, problems: list[Problem]) -> float | None:
     add = f"add '- **pass_score: {SEED_PASS_SCORE:g}**' (the seed's pass line)"
     if section is None:
-        problems.append(Problem(1, f"no '## {PASS_SECTION}' section: {add} under one"))
+        problems.append(
+            Problem(1, f"no '## {PASS_SECTION}' section: {add} under one", no_pass_score=True)
+        )
         return None
     for block in section.blocks:
         if not isinstance(block, _Text):
@@ -501,7 +506,11 @@ def _pass_score(section: _Section | None, problems: list[Problem]) -> float | No
             return None
         return value
     problems.append(
-        Problem(section.heading.line, f"'## {PASS_SECTION}' names no pass_score: {add}")
+        Problem(
+            section.heading.line,
+            f"'## {PASS_SECTION}' names no pass_score: {add}",
+            no_pass_score=True,
+        )
     )
     return None
 
@@ -525,9 +534,11 @@ class NotScorable(Exception):
 def scoring_weights(benchmark: Benchmark) -> dict[str, float]:
     """plugin-eval's dimension table with the definition's weights, as fractions: every one of
     the ten, in seed 002's order, a dimension the definition leaves out at 0. Raises
-    ``NotScorable`` for a definition with problems or with a dimension plugin-eval lacks."""
-    if benchmark.problems:
-        raise NotScorable(benchmark.problems[0])
+    ``NotScorable`` for a definition with problems or with a dimension plugin-eval lacks; one
+    that only names no pass score is scored (its pass line is then the seed's default)."""
+    problems = [p for p in benchmark.problems if not p.no_pass_score]
+    if problems:
+        raise NotScorable(problems[0])
     given = {_own(d.name): d for d in benchmark.dimensions}
     for name, dim in given.items():
         if name not in DIMENSION_WEIGHTS:

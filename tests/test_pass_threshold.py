@@ -183,6 +183,17 @@ def test_pass_threshold_overrides_the_files_pass_score(tmp_path: Path) -> None:
     assert (code, report["passThreshold"], report["passed"]) == (0, 60.0, True)
 
 
+def test_a_table_without_a_pass_score_passes_at_the_seeds_default_90(tmp_path: Path) -> None:
+    """validate reports the missing pass score; scoring with the table takes the seed's 90."""
+    text = _exported(tmp_path).read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines(keepends=True) if "pass_score" not in line]
+    path = _edited(tmp_path, "".join(lines))
+    checked = runner.invoke(app, ["benchmark", "validate", str(path)])
+    assert checked.exit_code == 1 and "names no pass_score" in checked.stdout + checked.stderr
+    code, report = _json("corpus/csv-cleanup", "--weights", str(path), "--fail-on", "none")
+    assert report["passThreshold"] == 90.0 and code == (0 if report["passed"] else 1)
+
+
 def test_a_dimension_plugin_eval_lacks_cannot_weigh_a_score(tmp_path: Path) -> None:
     result = runner.invoke(app, ["score", "corpus/csv-cleanup", "--weights", str(EXAMPLE)])
     assert result.exit_code == 2
