@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -315,3 +316,21 @@ def test_a_skill_addressing_evaluators_is_judged_with_the_caveat(
          "--base-url", f"{llm.url}/v1", "--fail-on", "none"],
     )  # fmt: skip
     assert f"caveat: {caveat}" in shown.stdout and "(capped at" in shown.stdout
+
+
+def test_max_cost_is_shared_out_among_judge_models() -> None:
+    from plugin_eval.judge.layer import _runners
+    from plugin_eval.montecarlo.settings import MonteCarloSettings
+
+    settings = MonteCarloSettings(
+        backend="openai",
+        base_url="http://127.0.0.1:9/v1",
+        judges=3,
+        judge_models=("a", "b"),
+        max_cost=0.9,
+    )
+    runners = _runners(settings, None)
+    for runner in runners:
+        asyncio.run(runner.backend.aclose())
+    budgets = [r.max_cost for r in runners]
+    assert budgets == pytest.approx([0.6, 0.3])  # judges 1 and 3 ask a, judge 2 asks b

@@ -97,11 +97,15 @@ async def _judge(
 
 
 def _runners(settings: MonteCarloSettings, cache: ResponseCache | None) -> list[Runner]:
+    """One runner per judge model; --max-cost is shared out by the judges each one serves,
+    so several models together spend no more than one would."""
     models = settings.judge_models or (settings.model_name,)
     runners = []
-    for model in models:
+    for n, model in enumerate(models):
         backend = make_backend(replace(settings, model=model))
         price = settings.price or costs.price_of(backend.name, backend.model)
+        served = len(range(n, settings.judges, len(models)))
+        budget = None if settings.max_cost is None else settings.max_cost * served / settings.judges
         runners.append(
             Runner(
                 backend,
@@ -109,7 +113,7 @@ def _runners(settings: MonteCarloSettings, cache: ResponseCache | None) -> list[
                 timeout=settings.timeout,
                 cache=cache,
                 price=price,
-                max_cost=settings.max_cost,
+                max_cost=budget,
             )
         )
     return runners
