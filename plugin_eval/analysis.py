@@ -22,6 +22,7 @@ from plugin_eval.document import (
     is_external,
     parse_markdown,
 )
+from plugin_eval.plugin import CLAUDE_MANIFEST, read_manifest
 from plugin_eval.textsearch import Columns, newlines
 from plugin_eval.triggering import TriggerAnalysis, analyse
 from plugin_eval.walk import read_file
@@ -471,16 +472,11 @@ class Dependencies:
         return self.plugin is not None or any(n.exists for n in self.named)
 
 
-def _plugin_name(manifest: Path) -> str:
+def _plugin_name(plugin: Path) -> str:
     """The plugin's name (what namespaces its skills): its manifest's, else its folder's."""
-    from plugin_eval.json_input import JsonInputError, parse
-
-    try:
-        data = parse(read_file(manifest, budgets.LINKED_FILE_BYTES).decode("utf-8", "replace"))
-    except (OSError, JsonInputError):
-        data = None
-    name = data.get("name") if isinstance(data, dict) else None
-    return name if isinstance(name, str) and name else manifest.parent.parent.name
+    data = read_manifest(plugin, CLAUDE_MANIFEST).data or {}
+    name = data.get("name")
+    return name if isinstance(name, str) and name else plugin.name
 
 
 def dependencies(doc: SkillDocument) -> Dependencies:
@@ -503,9 +499,9 @@ def dependencies(doc: SkillDocument) -> Dependencies:
     if not found:
         return Dependencies((), None, None)
     skills = doc.folder.parent
-    manifest = skills.parent / ".claude-plugin" / "plugin.json"
+    manifest = skills.parent / CLAUDE_MANIFEST
     checked = (str(manifest), manifest.is_file()) if skills.name == "skills" else None
-    plugin = _plugin_name(manifest) if checked is not None and checked[1] else None
+    plugin = _plugin_name(skills.parent) if checked is not None and checked[1] else None
     named = []
     for name, line, column, said_skill in found:
         space, _, short = name.rpartition(":")

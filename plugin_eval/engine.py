@@ -34,8 +34,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("plugin_eval")
 
-# The layers this version has; a depth naming another one reports it as not run.
-BUILT_LAYERS = frozenset({Layer.STATIC, Layer.JUDGE, Layer.MONTE_CARLO})
 NEEDS_A_MODEL = (
     "the judge needs a model: add --backend anthropic (with ANTHROPIC_API_KEY) or --backend "
     "openai (with OPENAI_API_KEY, or --base-url URL for any OpenAI-compatible server)"
@@ -45,11 +43,7 @@ R = TypeVar("R", bound=RuleDoc)
 
 
 class DepthUnavailable(Exception):
-    """A depth whose layers are not built: said plainly, never silently downgraded."""
-
-
-def missing_layers(depth: Depth) -> tuple[Layer, ...]:
-    return tuple(layer for layer in comp.DEPTHS[depth] if layer not in BUILT_LAYERS)
+    """A depth none of whose added layers can run: said plainly, never silently downgraded."""
 
 
 def check_depth(depth: Depth, settings: MonteCarloSettings | None = None) -> None:
@@ -60,13 +54,6 @@ def check_depth(depth: Depth, settings: MonteCarloSettings | None = None) -> Non
         raise DepthUnavailable(
             f"--depth standard adds the judge layer to the static one, and {NEEDS_A_MODEL}; "
             "offline, use --depth quick (static) or deep (static and simulated routing)"
-        )
-    missing = missing_layers(depth)
-    if missing and all(layer in missing for layer in comp.DEPTHS[depth] if layer != "static"):
-        raise DepthUnavailable(
-            f"depth '{depth}' needs the {' and '.join(m.replace('_', ' ') for m in missing)} "
-            "layer(s), which this version does not have yet; use --depth quick, or deep for "
-            "the static and Monte Carlo layers"
         )
 
 
@@ -252,12 +239,6 @@ def score_skill(
     with collection_paused():
         doc = parse_skill(folder)
         result = score_document(doc, config, display_path, depth)
-    missing = missing_layers(depth)
-    notes = tuple(
-        f"the {layer} layer did not run: this version does not have it (depth '{depth}' "
-        "names it); its dimensions come from the other layers alone"
-        for layer in missing
-    )
     settings = monte_carlo
     outcomes: list[LayerOutcome] = []
     if Layer.JUDGE in layers:
@@ -284,7 +265,7 @@ def score_skill(
             from plugin_eval.montecarlo.layer import run_layer  # scipy and the SDKs load here
 
             outcomes.append(run_layer(doc, result.path, settings))
-    return with_outcomes(result, outcomes, missing, notes, config.weights)
+    return with_outcomes(result, outcomes, config.weights)
 
 
 def confidence(outcomes: Sequence[LayerOutcome]) -> str:
@@ -316,8 +297,6 @@ def not_run(layer: Layer, why: str) -> LayerOutcome:
 def with_outcomes(
     result: SkillResult,
     outcomes: Sequence[LayerOutcome],
-    missing: Sequence[Layer] = (),
-    notes: Sequence[str] = (),
     weights: Mapping[str, float] | None = None,
 ) -> SkillResult:
     """The static result with the layers' outcomes blended into its composite."""
@@ -326,7 +305,7 @@ def with_outcomes(
     return replace(
         result,
         composite=replace(blended, confidence=confidence(outcomes)),
-        layers_not_run=(*missing, *(o.layer for o in outcomes if not o.ran)),
-        notes=(*notes, *(n for o in outcomes for n in o.notes)),
+        layers_not_run=tuple(o.layer for o in outcomes if not o.ran),
+        notes=tuple(n for o in outcomes for n in o.notes),
         outcomes=tuple(outcomes),
     )

@@ -101,7 +101,7 @@ def parse_plugin(
     entry = manifest_override
     # Each part folder is listed on its own: a listing cut short at its cap hides no part.
     chosen = plugin_files(folder, entry)
-    manifests = [_manifest(folder, rel) for rel in chosen.manifests]
+    manifests = [read_manifest(folder, rel) for rel in chosen.manifests]
     # A marketplace entry stands in for a missing plugin.json, and with "strict": false it is
     # the manifest even where one exists (as Claude Code reads it).
     if entry is not None and (not manifests or entry.get("strict") is False):
@@ -193,7 +193,8 @@ def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:
     return out
 
 
-def _manifest(folder: Path, rel: str) -> Manifest:
+def read_manifest(folder: Path, rel: str) -> Manifest:
+    """The manifest at ``rel`` in a plugin folder, read bounded; why not, when it cannot be."""
     try:
         raw = read_file(folder / rel, MAX_PART_BYTES)
     except OSError as err:

@@ -255,21 +255,35 @@ def _judge_reply(path: str, body: dict[str, Any], fault: JudgeFault | None) -> d
             if arguments is None
             else {"type": "tool_use", "id": "toolu_judge", "name": JUDGE_TOOL, "input": arguments}
         )
-        return {
-            "id": "msg_judge",
-            "type": "message",
-            "role": "assistant",
-            "model": body.get("model", "fake"),
-            "content": [block],
-            "stop_reason": "end_turn" if arguments is None else "tool_use",
-            "stop_sequence": None,
-            "usage": {"input_tokens": tokens["in"], "output_tokens": tokens["out"]},
-        }
+        return _messages_reply(body, block, tokens["in"], tokens["out"])
     message: dict[str, Any] = {"role": "assistant", "content": said or None}
     if arguments is not None:
         message["tool_calls"] = [_call(JUDGE_TOOL, json.dumps(arguments))]
+    return _chat_reply(body, message, tokens["in"], tokens["out"])
+
+
+def _messages_reply(
+    body: dict[str, Any], block: dict[str, Any], tokens_in: int, tokens_out: int
+) -> dict[str, Any]:
+    """An Anthropic Messages reply holding one content block."""
     return {
-        "id": "chatcmpl-judge",
+        "id": "msg_fake",
+        "type": "message",
+        "role": "assistant",
+        "model": body.get("model", "fake"),
+        "content": [block],
+        "stop_reason": "tool_use" if block["type"] == "tool_use" else "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out},
+    }
+
+
+def _chat_reply(
+    body: dict[str, Any], message: dict[str, Any], tokens_in: int, tokens_out: int
+) -> dict[str, Any]:
+    """An OpenAI chat-completions reply holding one message."""
+    return {
+        "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": 0,
         "model": body.get("model", "fake"),
@@ -277,13 +291,13 @@ def _judge_reply(path: str, body: dict[str, Any], fault: JudgeFault | None) -> d
             {
                 "index": 0,
                 "message": message,
-                "finish_reason": "stop" if arguments is None else "tool_calls",
+                "finish_reason": "tool_calls" if "tool_calls" in message else "stop",
             }
         ],
         "usage": {
-            "prompt_tokens": tokens["in"],
-            "completion_tokens": tokens["out"],
-            "total_tokens": tokens["in"] + tokens["out"],
+            "prompt_tokens": tokens_in,
+            "completion_tokens": tokens_out,
+            "total_tokens": tokens_in + tokens_out,
         },
     }
 
@@ -356,19 +370,7 @@ def _anthropic(body: dict[str, Any]) -> dict[str, Any]:
     else:
         said = answer(system, user)
         block = {"type": "text", "text": said}
-    return {
-        "id": "msg_fake",
-        "type": "message",
-        "role": "assistant",
-        "model": body.get("model", "fake"),
-        "content": [block],
-        "stop_reason": "tool_use" if block["type"] == "tool_use" else "end_turn",
-        "stop_sequence": None,
-        "usage": {
-            "input_tokens": len(f"{system} {user}".split()),
-            "output_tokens": len(said.split()),
-        },
-    }
+    return _messages_reply(body, block, len(f"{system} {user}".split()), len(said.split()))
 
 
 def _openai(body: dict[str, Any]) -> dict[str, Any]:
@@ -391,24 +393,7 @@ def _openai(body: dict[str, Any]) -> dict[str, Any]:
     else:
         said = answer(system, user)
         message["content"] = said
-    return {
-        "id": "chatcmpl-fake",
-        "object": "chat.completion",
-        "created": 0,
-        "model": body.get("model", "fake"),
-        "choices": [
-            {
-                "index": 0,
-                "message": message,
-                "finish_reason": "tool_calls" if "tool_calls" in message else "stop",
-            }
-        ],
-        "usage": {
-            "prompt_tokens": len(f"{system} {user}".split()),
-            "completion_tokens": len(said.split()),
-            "total_tokens": 0,
-        },
-    }
+    return _chat_reply(body, message, len(f"{system} {user}".split()), len(said.split()))
 
 
 def _call(name: str, arguments: str) -> dict[str, Any]:

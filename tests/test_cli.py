@@ -163,8 +163,8 @@ def test_a_missing_path_fails_for_itself(tmp_path: Path) -> None:
 
 
 def test_a_depth_without_its_layers_says_so(make_skill: MakeSkill) -> None:
-    # standard is static + judge, and the judge is not built; deep and thorough run the
-    # static and Monte Carlo layers (tests/test_montecarlo_cli.py).
+    # standard is static + judge, and offline there is no judge (tests/test_judge.py has the
+    # model backends).
     code, _, err = run("score", str(make_skill(GOOD)), "--depth", "standard")
     assert code == 2 and "use --depth quick" in err and "judge" in err
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -58,19 +58,12 @@ PIECES: dict[str, Callable[[str], str]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeLLM]:
-    fake = FakeLLM().start()
-    yield fake
-    fake.stop()
-
-
 @pytest.fixture
-def llm(server: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> FakeLLM:
-    server.reset()
+def llm(llm: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> FakeLLM:
+    """The shared loopback server (conftest), with this file's key in the environment."""
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    return server
+    return llm
 
 
 @pytest.mark.parametrize("backend", ["anthropic", "openai"])

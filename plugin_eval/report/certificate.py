@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from plugin_eval import __version__
+from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.neutral import (
     command_free,
     html_text,
@@ -138,10 +139,7 @@ def _interval(cert: Certificate) -> str:
 def _alpha(j: JudgesOut) -> str:
     if j.alpha is None:
         return "agreement undefined"
-    shown = f"Krippendorff's alpha {j.alpha:.2f}"
-    if j.alpha_ci_lower is not None and j.alpha_ci_upper is not None:
-        shown += f" [{j.alpha_ci_lower:.2f}–{j.alpha_ci_upper:.2f}]"
-    return shown
+    return f"Krippendorff's alpha {alpha_text(j.alpha, j.alpha_ci_lower, j.alpha_ci_upper)}"
 
 
 def _cost(c: CostOut) -> str:

@@ -21,6 +21,7 @@ from plugin_eval import __version__
 from plugin_eval.report import charts
 from plugin_eval.report.charts import BADGE_BANDS, esc
 from plugin_eval.report.formats import RenderOptions, Verdict
+from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.model import Batch, Dimension, FindingOut, Report, SummaryRow
 from plugin_eval.report.montecarlo import IntervalOut, UsageOut
 from plugin_eval.report.scored import (
@@ -824,9 +825,7 @@ def _judge(report: Report) -> list[str]:
     if layer is None or layer.judge is None:
         return []
     j = layer.judge
-    alpha = "undefined (one judge, or one band everywhere)" if j.alpha is None else f"{j.alpha:.2f}"
-    if j.alpha_ci_lower is not None and j.alpha_ci_upper is not None:
-        alpha += f" [{j.alpha_ci_lower:.2f}–{j.alpha_ci_upper:.2f}]"
+    alpha = alpha_text(j.alpha, j.alpha_ci_lower, j.alpha_ci_upper)
     models = ", ".join(f"<code>{esc(m)}</code>" for m in j.models)
     out = [
         "<h4>Judge</h4>",

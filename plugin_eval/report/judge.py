@@ -60,6 +60,15 @@ class JudgeOut(_Model):
     messages: list[str]
 
 
+def alpha_text(alpha: float | None, low: float | None, high: float | None) -> str:
+    """'0.82 [0.61–0.95]', '0.82' without an interval, or why alpha is undefined."""
+    if alpha is None:
+        return "undefined (one judge, or one band everywhere)"
+    if low is None or high is None:
+        return f"{alpha:.2f}"
+    return f"{alpha:.2f} [{low:.2f}–{high:.2f}]"
+
+
 def _dimension(d: JudgedDimension) -> JudgedDimensionOut:
     return JudgedDimensionOut(
         name=d.name,

@@ -7,6 +7,7 @@ from typing import Any
 
 from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
+from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.model import Batch, Report
 from plugin_eval.report.neutral import markdown_code, markdown_text
 from plugin_eval.report.scored import below_threshold, result_block
@@ -100,9 +101,7 @@ def judge(report: Report) -> list[str]:
     if layer is None or layer.judge is None:
         return []
     j = layer.judge
-    alpha = "undefined" if j.alpha is None else f"{j.alpha:.2f}"
-    if j.alpha_ci_lower is not None and j.alpha_ci_upper is not None:
-        alpha += f" [{j.alpha_ci_lower:.2f}–{j.alpha_ci_upper:.2f}]"
+    alpha = alpha_text(j.alpha, j.alpha_ci_lower, j.alpha_ci_upper)
     models = ", ".join(markdown_code(m, table=False) for m in j.models)
     out = [
         "",

@@ -25,7 +25,9 @@ from rich.text import Text
 
 from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
+from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.model import Batch, FindingOut, PluginReport, Report, SummaryRow
+from plugin_eval.report.montecarlo import UsageOut
 from plugin_eval.report.neutral import command_free, terminal, visible
 from plugin_eval.report.scored import badge_text, below_threshold, result_block
 from plugin_eval.rules import counts_toward
@@ -301,6 +303,15 @@ def _interval(console: Console, report: Report) -> None:
     )
 
 
+def _usage(u: UsageOut) -> str:
+    """A model layer's calls, tokens and cost, on one dimmed line."""
+    cost = "cost unknown (no price)" if u.cost_usd is None else f"${u.cost_usd:.4f}"
+    return (
+        f"    [dim]{u.calls} call(s): {u.backend_calls} request(s), {u.cached_calls} cached, "
+        f"{u.retries} retried · tokens {u.input_tokens} in / {u.output_tokens} out · {cost}[/]"
+    )
+
+
 def render_judge(console: Console, report: Report, explain: bool = False) -> None:
     """The judge layer: each judged dimension with its judges' bands and quotes, their
     agreement, and what the judgements cost."""
@@ -313,16 +324,7 @@ def render_judge(console: Console, report: Report, explain: bool = False) -> Non
         console.print(Hanging(markup, indent + 2))
 
     models = ", ".join(terminal(m) for m in j.models)
-    alpha = (
-        "alpha undefined (one judge, or one band everywhere)"
-        if j.alpha is None
-        else f"alpha {j.alpha:.2f}"
-        + (
-            f" [{j.alpha_ci_lower:.2f}–{j.alpha_ci_upper:.2f}]"
-            if j.alpha_ci_lower is not None and j.alpha_ci_upper is not None
-            else ""
-        )
-    )
+    alpha = "alpha " + alpha_text(j.alpha, j.alpha_ci_lower, j.alpha_ci_upper)
     line(
         f"  [bold]judge[/] {j.backend} ({models}) · {j.usable_judges} of {j.judges} "
         f"judgement(s) usable · agreement {alpha}",
@@ -345,12 +347,7 @@ def render_judge(console: Console, report: Report, explain: bool = False) -> Non
             line(f"      [dim]“{terminal(_clip(quote))}”[/]", 6)
         if d.dropped_quotes:
             line(f"      [dim]{d.dropped_quotes} quote(s) not in the skill, dropped[/]", 6)
-    u = j.usage
-    cost = "cost unknown (no price)" if u.cost_usd is None else f"${u.cost_usd:.4f}"
-    line(
-        f"    [dim]{u.calls} call(s): {u.backend_calls} request(s), {u.cached_calls} cached, "
-        f"{u.retries} retried · tokens {u.input_tokens} in / {u.output_tokens} out · {cost}[/]"
-    )
+    line(_usage(j.usage))
     if not any(x.monte_carlo is not None for x in report.layers):
         _interval(console, report)
 
@@ -422,12 +419,7 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
             f"(IQR {mc.tokens.q1:.0f}–{mc.tokens.q3:.0f}, {mc.tokens.replies} replies)"
         )
     if not mc.simulated:
-        u = mc.usage
-        cost = "cost unknown (no price)" if u.cost_usd is None else f"${u.cost_usd:.4f}"
-        line(
-            f"    [dim]{u.calls} call(s): {u.backend_calls} request(s), {u.cached_calls} cached, "
-            f"{u.retries} retried · tokens {u.input_tokens} in / {u.output_tokens} out · {cost}[/]"
-        )
+        line(_usage(mc.usage))
     _interval(console, report)
     if mc.stopped_early:
         line(f"    [yellow]stopped early ({mc.stopped_early}) after {mc.runs} run(s)[/]")
