@@ -7,10 +7,11 @@ import posixpath
 import re
 import stat
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property, partial
+from itertools import accumulate
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -23,14 +24,15 @@ from plugin_eval.document import (
     parse_markdown,
 )
 from plugin_eval.plugin import CLAUDE_MANIFEST, read_manifest
-from plugin_eval.textsearch import Columns, newlines
+from plugin_eval.textsearch import Columns, at_word_starts, newlines
 from plugin_eval.triggering import TriggerAnalysis, analyse
 from plugin_eval.walk import read_file
 
 # A `references/…` path written in prose (not in code, not a link target).
 _PROSE_REF = re.compile(r"(?<![\w/.@:-])references/[\w][\w./-]*[\w]")
 _URLISH = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+")
-DIRECTIVE = re.compile(r"\b(?:MUST|NEVER|ALWAYS)\b")
+# Searched for with at_word_starts, which adds the leading \b and lets ``re`` skip to capitals.
+DIRECTIVE = re.compile(r"(?:MUST|NEVER|ALWAYS)\b")
 
 # A file name as written in text: a stem and an extension, with no path before it.
 _FILE_NAME = re.compile(r"(?<![\w/.-])[\w.-]+\.[A-Za-z0-9]{1,8}(?![\w/])")
@@ -368,11 +370,10 @@ class Facts:
 
     @cached_property
     def _joined(self) -> tuple[str, list[int]]:
-        starts, offset = [], 0
-        for p in self.doc.prose:
-            starts.append(offset)
-            offset += len(p.text) + 2
-        return "\n\n".join(p.text for p in self.doc.prose), starts
+        texts = [p.text for p in self.doc.prose]
+        starts = [0, *accumulate(len(text) + 2 for text in texts)]
+        starts.pop()  # the offset past the last block
+        return "\n\n".join(texts), starts
 
     @property
     def prose_text(self) -> str:
@@ -415,7 +416,9 @@ class Facts:
         text = self.prose_text
         if "MUST" not in text and "NEVER" not in text and "ALWAYS" not in text:
             return ()
-        return tuple((self.prose_line(m.start()), m.group(0)) for m in DIRECTIVE.finditer(text))
+        return tuple(
+            (self.prose_line(m.start()), m.group(0)) for m in at_word_starts(DIRECTIVE, text)
+        )
 
     @cached_property
     def prose_lines(self) -> int:
@@ -444,6 +447,33 @@ DEPENDENCY = re.compile(
     + _SKILL_NAME
     + r"(?P<skill>\s+(?i:skill)\b)?"
 )
+
+
+# Where a DEPENDENCY match can start in lower-case ASCII text: the start of one of its verbs.
+_VERB_STARTS = re.compile(
+    r"depend|relies|require|need|us|invoke|load|call|run|apply|follow|hand|defer|delegate|"
+    r"switch|continue"
+)
+
+
+def _dependency_matches(text: str) -> Iterator[re.Match[str]]:
+    """``DEPENDENCY.finditer(text)``, the regex tried only where one of its verbs starts.
+
+    Every match starts with a verb at a word start, and a word start never falls inside the
+    letters of another verb, so these are all the places a match can start. Only for ASCII
+    text, where ``(?i)`` matches exactly what ``lower()`` lowers (elsewhere 's' matches 'ſ')."""
+    if not text.isascii():
+        yield from DEPENDENCY.finditer(text)
+        return
+    end = 0
+    for verb in _VERB_STARTS.finditer(text.lower()):
+        at = verb.start()
+        if at < end:
+            continue
+        match = DEPENDENCY.match(text, at)
+        if match is not None:
+            end = match.end() if match.end() > at else at + 1
+            yield match
 
 
 @dataclass(frozen=True)
@@ -485,11 +515,12 @@ def dependencies(doc: SkillDocument) -> Dependencies:
     for block in doc.code_blocks:
         in_code.update(range(block.line, block.end_line + 1))
     found: list[tuple[str, int, int, bool]] = []
-    for number in range(doc.body_start, len(doc.lines) + 1):
-        text = doc.line_text(number)
-        if number in in_code or ("skill" not in text.lower() and ":" not in text):
+    lines = doc.lines
+    for number in range(doc.body_start, len(lines) + 1):
+        text = lines[number - 1]
+        if number in in_code or (":" not in text and "skill" not in text.lower()):
             continue
-        for m in DEPENDENCY.finditer(text):
+        for m in _dependency_matches(text):
             # The name's column as written: its backtick or its asterisks included.
             group, marks = next(
                 (g, n) for g, n in (("code", 1), ("bold", 2), ("plain", 0)) if m.group(g)

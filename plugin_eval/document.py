@@ -521,11 +521,15 @@ class _Walk:
         last_line = offset + 1
         prose = self.prose
         for tok in tokens:
+            kind = tok.type
+            # Most tokens are the paragraphs, lists and rows around inline text: skipped first.
+            if kind in _PASSIVE:
+                continue
+            # A passive token's map is never read: the inline and html_block tokens that read
+            # ``last_line`` each have a map of their own.
             span = tok.map
             if span is not None:
                 last_line = offset + span[0] + 1
-            kind = tok.type
-            # Most tokens are inline text or the paragraphs around it: tested first.
             if kind == "inline":
                 block = (
                     "heading"
@@ -546,8 +550,6 @@ class _Walk:
                     text = self._inline(tok, last_line, block)
                 if heading_level:
                     self.headings.append(Heading(heading_level, text.strip(), last_line))
-            elif kind in _PASSIVE:
-                continue
             elif kind == "heading_open":
                 heading_level = int(tok.tag[1:])
             elif kind == "heading_close":

@@ -4,7 +4,8 @@ Two savings, neither of which changes a token or a view a rule reads:
 
 - the block rules are tried through one function per chain that skips, by the first
   character of the line, the rules that cannot start there (a heading needs ``#``, a fence
-  ``` ` ``` or ``~``); each skipped rule would have returned False without touching the state;
+  ``` ` ``` or ``~``), and a few more by a test of the line (``_GUARDS``); each skipped rule
+  would have returned False without touching the state;
 - the inline parser runs per inline token, only on text that holds link, image, code span,
   autolink, HTML or escape syntax (``INLINE_SYNTAX``); the rest is text and line breaks,
   which ``plain_text`` reproduces.
@@ -41,6 +42,7 @@ _STARTS = {
 # A table's second line is its delimiter row: |, - or : and then only those, spaces and tabs,
 # its second character not a space when the first is '-' (the table rule's own first test).
 _DELIMITER_ROW = re.compile(r"(?!-[ \t])[|:-][|:\t -]+")
+_ROW_STARTS = frozenset("|:-")
 
 
 def _table_guard(rule: BlockRule) -> BlockRule:
@@ -49,7 +51,11 @@ def _table_guard(rule: BlockRule) -> BlockRule:
         if following >= end:
             return False
         at = state.bMarks[following] + state.tShift[following]
-        if _DELIMITER_ROW.fullmatch(state.src, at, state.eMarks[following]) is None:
+        src = state.src
+        # The row's first character, tested before the regex: most lines are not rows.
+        if src[at : at + 1] not in _ROW_STARTS:
+            return False
+        if _DELIMITER_ROW.fullmatch(src, at, state.eMarks[following]) is None:
             return False
         return rule(state, start, end, silent)
 
@@ -65,28 +71,51 @@ def _code_guard(rule: BlockRule) -> BlockRule:
     return code
 
 
+# A thematic break: three or more of one marker and nothing else but spaces and tabs (the hr
+# rule's test); most `-` lines are list items, most `*` lines bold text.
+_THEMATIC_BREAK = re.compile(r"([*_-])[ \t]*\1[ \t]*\1(?:[ \t]|\1)*")
+# A list item's marker: `*`, `+`, `-`, or one to nine digits and `.` or `)`, then a space, a
+# tab or the line's end (the list rule's skipBulletListMarker and skipOrderedListMarker).
+_LIST_MARKER = re.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?![^ \t])")
+
+
 def _hr_guard(rule: BlockRule) -> BlockRule:
     def hr(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-        # A thematic break is three or more of one marker; most `-` lines are list items.
         at = state.bMarks[start] + state.tShift[start]
-        marker = state.src[at : at + 1]
-        if not marker or state.src.count(marker, at, state.eMarks[start]) < 3:
+        if _THEMATIC_BREAK.fullmatch(state.src, at, state.eMarks[start]) is None:
             return False
         return rule(state, start, end, silent)
 
     return hr
 
 
+def _list_guard(rule: BlockRule) -> BlockRule:
+    def list_(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        # Without a marker the rule fails before it changes any state.
+        at = state.bMarks[start] + state.tShift[start]
+        if _LIST_MARKER.match(state.src, at, state.eMarks[start]) is None:
+            return False
+        return rule(state, start, end, silent)
+
+    return list_
+
+
+# A setext underline: a run of one marker, then spaces and tabs only (the lheading rule's test).
+_UNDERLINE = re.compile(r"(?:-+|=+)[ \t]*")
+
+
 def _lheading_guard(rule: BlockRule) -> BlockRule:
     def lheading(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         # A setext heading needs an underline of `=` or `-` before the paragraph's first
-        # empty line; without a line starting so, the rule fails. It fails after setting
+        # empty line; without such a line, the rule fails. It fails after setting
         # `parentType` to "paragraph" (it restores it only on success), so that is kept.
-        src, begins, shifts = state.src, state.bMarks, state.tShift
+        src, begins, shifts, ends = state.src, state.bMarks, state.tShift, state.eMarks
         line = start + 1
-        while line < end and not state.isEmpty(line):
+        while line < end:
             at = begins[line] + shifts[line]
-            if src[at : at + 1] in ("-", "="):
+            if at >= ends[line]:  # an empty line (StateBlock.isEmpty)
+                break
+            if src[at] in "-=" and _UNDERLINE.fullmatch(src, at, ends[line]) is not None:
                 return rule(state, start, end, silent)
             line += 1
         if not state.is_code_block(start):
@@ -100,6 +129,7 @@ _GUARDS = {
     "table": _table_guard,
     "code": _code_guard,
     "hr": _hr_guard,
+    "list": _list_guard,
     "lheading": _lheading_guard,
 }
 
@@ -210,15 +240,11 @@ def plain_text(content: str) -> str:
     """
     if "\n" not in content:
         return content
-    lines = content.split("\n")
-    last = len(lines) - 1
-    for i, line in enumerate(lines):
-        if i:
-            line = line.lstrip(" \t")
-        if i < last and line.endswith(" "):
-            line = line.rstrip(" ") if line.endswith("  ") else line[:-1]
-        lines[i] = line
-    return "\n".join(lines)
+    # One space or all of them: either way, every space before the break goes.
+    return _LINE_BREAK.sub("\n", content)
+
+
+_LINE_BREAK = re.compile(r" *\n[ \t]*")
 
 
 # Inline text with backticks but none of these holds code spans, text and line breaks only.

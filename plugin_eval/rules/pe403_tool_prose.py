@@ -24,8 +24,9 @@ TOOL_PROSE = re.compile(
 )
 
 
-# A tool's name as a word: where every match of TOOL_PROSE has one.
-_NAME = re.compile(r"\b(?:" + _NAMES + r")\b")
+# A tool's name as a word: where every match of TOOL_PROSE has one. Searched for with
+# at_word_starts, without a leading \b, so that ``re`` skips to the names' capitals.
+_NAME = re.compile(r"(?:" + _NAMES + r")\b")
 # How far before a name its phrase can start ("using the ") and after it end (" tool").
 _BEFORE, _AFTER = 16, 16
 
@@ -34,7 +35,7 @@ def matches(text: str) -> Iterator[re.Match[str]]:
     """``at_word_starts(TOOL_PROSE, text)``, searched only around each tool name: the names
     are rare and found by one scan, where the phrase's many openings are not."""
     done = 0
-    for name in _NAME.finditer(text):
+    for name in at_word_starts(_NAME, text):
         at = max(done, name.start() - _BEFORE)
         end = min(len(text), name.end() + _AFTER)
         for match in at_word_starts(TOOL_PROSE, text, at, end):
@@ -46,8 +47,6 @@ def matches(text: str) -> Iterator[re.Match[str]]:
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     text = facts.prose_text
-    if not any(name in text for name in CLAUDE_TOOLS):
-        return
     columns = Columns(doc.line_text)
     for match in matches(text):
         line = facts.prose_line(match.start())
