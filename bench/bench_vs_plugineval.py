@@ -14,6 +14,13 @@ Two figures, each for both tools, with their ratio:
 The runs of the two tools alternate, so a drift of the host's speed falls on both; a fixed
 pure-Python loop is timed at the start and the end to show how fast the host was.
 
+Both tools run as installed packages, the way their users run them: plugin-eval is installed
+from this working tree (non-editable, like PluginEval) into a venv of its own under
+~/.cache/plugin-eval-bench/plugin-eval, created on the first run (its dependencies from the
+package index) and refreshed from the tree on every run (offline: --no-deps, no build
+isolation). An editable install of a development venv spends tens of milliseconds more per
+start (its import hook, the test extras' entry points), which no user pays.
+
 CORPUS defaults to ../shared/corpus-real from the repository root, when it exists. PluginEval
 (its source in ../shared/anchors/plugineval, or --plugineval-src) needs Python >= 3.12 and is
 also called plugin_eval, so it is installed into a venv of its own under
@@ -31,6 +38,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,6 +89,41 @@ def plugineval_venv(venv: Path, source: Path, python: str | None) -> Path:
     subprocess.run(
         [str(venv / "bin" / "pip"), "install", "-q", str(source)], check=True, env=child_env()
     )
+    return venv
+
+
+def our_venv(venv: Path) -> Path:
+    """plugin-eval installed from this working tree into ``venv`` (created when not there)."""
+    python = venv / "bin" / "python"
+    fresh = not python.exists()
+    if fresh:
+        print(f"creating {venv} for plugin-eval …", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "setuptools>=68", "wheel"],
+            check=True,
+            env=child_env(),
+        )
+    with tempfile.TemporaryDirectory(prefix="plugin-eval-bench-") as tmp:
+        # Built from a copy, so the build writes nothing into the working tree (and no build/
+        # folder left by an earlier build is installed instead of the tree).
+        source = Path(tmp) / "src"
+        source.mkdir()
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy2(REPO / name, source / name)
+        shutil.copytree(
+            REPO / "plugin_eval",
+            source / "plugin_eval",
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
+        # The dependencies come from the package index the first time only.
+        deps = [] if fresh else ["--no-deps"]
+        build = ["--no-build-isolation", "--force-reinstall"]
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", *deps, *build, str(source)],
+            check=True,
+            env=child_env(),
+        )
     return venv
 
 
@@ -146,6 +189,7 @@ def main() -> int:
     )
     parser.add_argument("--venv", type=Path, default=CACHE / "plugineval")
     parser.add_argument("--python", help="a Python >= 3.12 for PluginEval's venv")
+    parser.add_argument("--our-venv", type=Path, default=CACHE / "plugin-eval")
     args = parser.parse_args()
 
     corpus, skill = args.corpus.resolve(), args.skill.resolve()
@@ -166,15 +210,16 @@ def main() -> int:
     CACHE.mkdir(parents=True, exist_ok=True)
     venv = plugineval_venv(args.venv, args.plugineval_src, args.python)
     their_python = str(venv / "bin" / "python")
-    ours_cli = Path(sys.executable).with_name("plugin-eval")
-    our_score = [str(ours_cli)] if ours_cli.exists() else [sys.executable, "-m", "plugin_eval"]
+    ours = our_venv(args.our_venv)
+    our_python = str(ours / "bin" / "python")
+    our_score = [str(ours / "bin" / "plugin-eval")]
 
     start_calibration = calibration_ms()
     sweeps = alternate(
         args.repeat,
         {
             "plugin-eval": lambda: sweep_ms(
-                [sys.executable, str(HERE / "bench_static.py"), str(corpus)], skills
+                [our_python, str(HERE / "bench_static.py"), str(corpus)], skills
             ),
             "PluginEval": lambda: sweep_ms(
                 [their_python, str(args.plugineval_sweep.resolve()), str(corpus)], skills

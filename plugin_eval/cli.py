@@ -205,6 +205,12 @@ def _model_settings(
     depth: Depth, *, backend: str | None, **options: Any
 ) -> MonteCarloSettings | None:
     """The model layers' settings from the command's options; a bad one is a usage error."""
+    if depth is Depth.QUICK and backend is None and all(
+        value is None or value is False or value == () for value in options.values()
+    ):
+        # Quick, and no model option given (their defaults: None, False, no models): no layer
+        # needs settings and none goes unused, so the settings module is not even loaded.
+        return None
     from plugin_eval.montecarlo.settings import BACKENDS, OptionError, from_options
 
     if backend is not None and backend not in BACKENDS:
@@ -863,6 +869,23 @@ def _progress(console: Console) -> Iterator[Callable[[int, int], None] | None]:
         yield advance
 
 
+@contextmanager
+def _only_the_command_run(args: Sequence[str]) -> Iterator[None]:
+    """Typer builds every command's options before it parses anything; when the first
+    argument names a command, only that one is built (the rest cost some milliseconds of every
+    start). Anything else (`--help`, `--version`, a misspelt command) sees them all."""
+    every = app.registered_commands
+    run = [c for c in every if args and c.name == args[0]]
+    if run:
+        app.registered_commands = run
+    try:
+        yield
+    finally:
+        app.registered_commands = every
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     _reserve_standard_streams()
-    app(args=list(argv) if argv is not None else None)
+    args = list(argv) if argv is not None else sys.argv[1:]
+    with _only_the_command_run(args):
+        app(args=args)

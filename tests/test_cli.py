@@ -262,3 +262,25 @@ def test_unknown_field_suggests_the_known_one(make_skill: MakeSkill) -> None:
     report = json.loads(run("score", str(make_skill(text)), "-o", "json")[1])
     (finding,) = [f for f in report["findings"] if f["code"] == "PE108"]
     assert "did you mean 'description'?" in finding["message"]
+
+
+def test_running_one_command_builds_only_it_and_leaves_every_command_registered(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from plugin_eval import cli
+
+    every = [c.name for c in cli.app.registered_commands]
+    with pytest.raises(SystemExit) as done:
+        cli.main(["schema", "--help"])
+    assert done.value.code == 0
+    assert "Usage: " in capsys.readouterr().out
+    assert [c.name for c in cli.app.registered_commands] == every
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--help"])
+    listed = capsys.readouterr().out
+    assert done.value.code == 0
+    assert all(name is not None and name in listed for name in every)
+    with pytest.raises(SystemExit) as done:
+        cli.main(["scroe"])
+    assert done.value.code == 2
+    assert "No such command 'scroe'" in capsys.readouterr().err

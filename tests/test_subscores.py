@@ -208,3 +208,92 @@ def test_an_exact_reply_template_reads_as_an_output_contract(make_skill: MakeSki
     example = TEMPLATE_BODY.replace("Each member replies in this format:", "For instance:")
     evidence = score(make_skill(HEAD + example)).subscores["orchestration_wiring"].evidence
     assert evidence[0].label.startswith("band: worker with prose-only output")
+
+
+def _orchestration_evidence(body: str, make_skill: MakeSkill) -> list[tuple[str, int | None]]:
+    sub = score(make_skill(HEAD + body)).subscores["orchestration_wiring"]
+    return [(e.label, e.line) for e in sub.evidence]
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Validate Input Files", "Model Output Types", "Parameter Tuning Guide", "Returns Policy"],
+)
+def test_an_io_word_that_only_modifies_a_heading_is_no_contract(
+    make_skill: MakeSkill, heading: str
+) -> None:
+    body = f"# Tool\n\n## {heading}\n\nCheck each file before you load it.\n"
+    evidence = _orchestration_evidence(body, make_skill)
+    assert evidence[0][0].startswith("band: worker with prose-only output")
+
+
+@pytest.mark.parametrize(
+    ("heading", "line"),
+    [("Output", 8), ("Output format", 8), ("Expected output (JSON)", 8), ("3. Returns:", 8)],
+)
+def test_a_heading_about_the_output_is_a_contract(
+    make_skill: MakeSkill, heading: str, line: int
+) -> None:
+    body = f"# Tool\n\n## {heading}\n\nA table of the rows kept and dropped.\n"
+    evidence = _orchestration_evidence(body, make_skill)
+    assert evidence[0] == ("band: documented contract, an output section (0.60–0.79)", line)
+
+
+def test_inputs_and_outputs_opening_a_heading_count_for_both(make_skill: MakeSkill) -> None:
+    body = "# Tool\n\n## Inputs and outputs\n\nA CSV path in, a cleaned CSV out.\n"
+    evidence = _orchestration_evidence(body, make_skill)
+    assert evidence[0] == ("band: documented inputs and outputs (0.60–0.79)", 8)
+
+
+def test_bold_input_and_output_labels_document_the_contract(make_skill: MakeSkill) -> None:
+    body = (
+        "# Promote a checkpoint\n\n**Input:** the run directory and the metric to compare.\n"
+        "**Output format:** one line per checkpoint, `name score verdict`.\n\n"
+        "Compare each checkpoint with the current best.\n"
+    )
+    evidence = _orchestration_evidence(body, make_skill)
+    assert evidence[0] == ("band: documented inputs and outputs (0.60–0.79)", 9)
+    alone = "# Promote\n\n**Output format:** one line per checkpoint.\n\nCompare each one.\n"
+    assert _orchestration_evidence(alone, make_skill)[0][0].startswith("band: worker")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Convert genomic coordinates between assemblies.",
+        "Explain how vtable dispatch works in the binary.",
+        "Delegate authentication to the identity provider.",
+        "Coordinate systems differ between the two files.",
+    ],
+)
+def test_orchestration_words_with_nothing_to_hand_work_to_are_no_signal(
+    make_skill: MakeSkill, sentence: str
+) -> None:
+    labels = [label for label, _ in _orchestration_evidence(f"# T\n\n{sentence}\n", make_skill)]
+    assert not any(label.startswith("orchestrator signals") for label in labels)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        ("Dispatch the tasks to three workers.", "dispatch the tasks"),
+        ("Delegate the review to subagents.", "delegate the review to subagents"),
+        ("Coordinate the specialist agents until they agree.", "coordinate the specialist"),
+    ],
+)
+def test_handing_work_to_agents_or_workers_is_a_signal(
+    make_skill: MakeSkill, sentence: str, shown: str
+) -> None:
+    evidence = _orchestration_evidence(f"# T\n\n{sentence}\n", make_skill)
+    signal = next(e for e in evidence if e[0].startswith("orchestrator signals"))
+    assert f"orchestration: '{shown}'" in signal[0] and signal[1] == 8
+
+
+def test_only_an_input_stated_as_such_counts_in_prose(make_skill: MakeSkill) -> None:
+    tangent = "# T\n\nTake a brief tangent when the user seems stuck.\n"
+    assert _orchestration_evidence(tangent, make_skill)[0][0].startswith("band: worker")
+    stated = "# T\n\nIt takes a CSV path as input and writes the cleaned file beside it.\n"
+    assert _orchestration_evidence(stated, make_skill)[0] == (
+        "band: documented contract, inputs or outputs described in prose (0.60–0.79)",
+        8,
+    )

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # only a run with the judge builds these
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class JudgedDimensionOut(_Model):

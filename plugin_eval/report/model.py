@@ -28,7 +28,11 @@ class _Model(BaseModel):
     # Seed 003's fields keep the seed's camelCase names in the JSON (their aliases), whatever
     # writes it; a report read back accepts either name.
     model_config = ConfigDict(
-        frozen=True, serialize_by_alias=True, validate_by_name=True, validate_by_alias=True
+        frozen=True,
+        serialize_by_alias=True,
+        validate_by_name=True,
+        validate_by_alias=True,
+        defer_build=True,
     )
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # only a run with the Monte Carlo layer builds these
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class IntervalOut(_Model):

@@ -50,6 +50,12 @@ def frontmatter_quality(doc: SkillDocument, facts: Facts, findings: list[Finding
     return total("frontmatter_quality", evidence + deductions("frontmatter_quality", findings))
 
 
+# What work is handed to, within three words of the verb ("delegate the review to a
+# subagent", "coordinate the specialist agents", "dispatch tasks").
+DELEGABLE = (
+    r"\s+(?:[\w-]+\s+){0,3}?(?:\w+-)?(?:sub-?)?(?:agents?|skills?|tasks?|workers?|specialists?|"
+    r"teams?|tools?|jobs?|workflows?|steps?)\b"
+)
 # Orchestrator signals, matched on lowercased prose: (kind, regex, the words one of which
 # every match begins with, the words one of which the prose must hold for any match). The
 # regex is tried only where a start word occurs (textsearch.from_starts); word starts are
@@ -58,8 +64,12 @@ SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...]], ..
     (
         "orchestration",
         re.compile(
-            r"(?:orchestrat\w*|coordinat(?:e|es|ing)\b(?!\s+system)|dispatch\w*|delegat\w*|"
-            r"supervis\w*|spawn\w*\s+(?:sub-?)?agents?|sub-?agents?|manag\w+\s+(?:the\s+)?workflow|"
+            # Coordinating, dispatching, delegating or supervising is orchestration only with
+            # something to hand work to ("dispatch tasks to workers"); "genomic coordinates",
+            # "vtable dispatch" and "delegate authentication" name no such thing.
+            r"(?:orchestrat(?:e|es|ing|or|ors)\b|(?:coordinat(?:e|es|ing)|dispatch(?:es|ing)?|"
+            r"delegat(?:e|es|ing)|supervis(?:e|es|ing))\b" + DELEGABLE + r"|"
+            r"spawn\w*\s+(?:sub-?)?agents?|sub-?agents?|manag\w+\s+(?:the\s+)?workflow|"
             r"hand\s+off\s+to|route\s+(?:it|this|the\s+\w+)\s+to)\b"
         ),
         (
@@ -106,19 +116,39 @@ SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...]], ..
         ("until", "decide", "assess"),
     ),
 )
-INPUT_HEADING = re.compile(
-    r"\b(?:inputs?|parameters?|arguments?|args|what you (?:need|provide)|prerequisites)\b|输入|参数",
-    re.IGNORECASE,
+_INPUT_WORDS = r"inputs?|parameters?|arguments?|args|prerequisites"
+_OUTPUT_WORDS = (
+    r"outputs?|returns?|output format|response format|report format|deliverables?|results? format"
 )
-OUTPUT_HEADING = re.compile(
-    r"\b(?:outputs?|returns?|output format|response format|report format|deliverables?|"
-    r"results? format|what (?:it|you) (?:returns?|get))\b|输出|返回",
-    re.IGNORECASE,
-)
+# Nouns that make an I/O word the subject of a heading: "Output format", "Input schema".
+_CONTRACT_NOUNS = r"(?:formats?|schemas?|structure|contracts?|spec\w*|fields?|shapes?|templates?)"
+
+
+def _io_heading(words: str, said: str, written: str) -> re.Pattern[str]:
+    """A heading about the inputs or outputs themselves: the I/O word is what it is about
+    (its last word, before a contract noun, or opening "Inputs and outputs"), not a modifier
+    ("Validate Input Files", "Model Output Types", "Parameter Tuning Guide")."""
+    return re.compile(
+        rf"\b(?:{words})(?:\s*\([^)\n]*\))?\s*:?\s*$|\b(?:{words})\s+{_CONTRACT_NOUNS}\b|"
+        rf"^\W*(?:\d+[.)]\s*)?(?:{words})\s*(?:and\b|&|/|:)|\bwhat {said}\b|{written}",
+        re.IGNORECASE | re.MULTILINE,
+    )
+
+
+# Matched on the headings joined by line feeds (Facts.headings_matching): one per line.
+INPUT_HEADING = _io_heading(_INPUT_WORDS, "you (?:need|provide)", "输入|参数")
+OUTPUT_HEADING = _io_heading(_OUTPUT_WORDS, "(?:it|you) (?:returns?|get)", "输出|返回")
+# An input or output stated in prose: what it returns or produces, or what it takes as input
+# ("takes a brief tangent" states no input).
 IO_PROSE = re.compile(
     r"\b(?:returns?|outputs?|produces?|emits?|responds? with)\s+(?:a|an|the|one|json|yaml|"
-    r"markdown|table|list)\b|\b(?:takes?|accepts?|expects?|receives?)\s+(?:a|an|the|as input)\b|"
-    r"\binput:|\boutput:"
+    r"markdown|table|list)\b|\b(?:takes?|accepts?|expects?|receives?)\s+[^.\n]{0,40}?\bas\s+"
+    r"(?:its\s+)?input\b|\binput:|\boutput:"
+)
+# A paragraph line that labels the contract in bold: "**Input:** …", "**Output format:** …".
+_LABEL_LINE = re.compile(
+    rf"^\s*\*\*(?:(?P<input>{_INPUT_WORDS})|(?P<output>{_OUTPUT_WORDS}))\s*:?\*\*",
+    re.IGNORECASE,
 )
 STRUCTURED_LANGS = frozenset(
     {
@@ -167,6 +197,19 @@ def _template(doc: SkillDocument, block: CodeBlock) -> bool:
     return _TEMPLATE_INTRO.search(doc.line_text(line)) is not None
 
 
+def _labelled(doc: SkillDocument) -> int | None:
+    """The first paragraph line that labels the output in bold, when another labels the input."""
+    found: dict[str, int] = {}
+    for prose in doc.prose:
+        if prose.block != "paragraph" or "**" not in prose.text:
+            continue
+        for row, text in enumerate(prose.text.split("\n")):
+            m = _LABEL_LINE.match(text)
+            if m is not None:
+                found.setdefault("input" if m.group("input") else "output", prose.line + row)
+    return found["output"] if "input" in found and "output" in found else None
+
+
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
     sections = doc.sections()
@@ -174,6 +217,9 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     output_heads = set(map(id, facts.headings_matching(OUTPUT_HEADING)))
     inputs = [s for s in sections if id(s.heading) in input_heads]
     outputs = [s for s in sections if id(s.heading) in output_heads]
+    # Both declared by bold labels ("**Input:** …", "**Output format:** …") instead of
+    # headings: a documented contract, though with no section to hold a schema.
+    output_label = None if inputs or outputs else _labelled(doc)
     spans = [(s.heading.line, s.end_line) for s in outputs]
     # The output sections as disjoint line ranges, so a line is placed by bisection, not
     # tried against every section.
@@ -250,12 +296,9 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
             evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.08))
         if structured and field_lists:
             evidence.append(Evidence("output has both a schema block and typed fields", 0.04))
-    elif inputs and outputs:
-        evidence.append(
-            Evidence(
-                "band: documented inputs and outputs (0.60–0.79)", 0.70, outputs[0].heading.line
-            )
-        )
+    elif (inputs and outputs) or output_label is not None:
+        where = outputs[0].heading.line if outputs else output_label
+        evidence.append(Evidence("band: documented inputs and outputs (0.60–0.79)", 0.70, where))
         if len(worker_code) >= 2:
             evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.06))
     elif inputs or outputs or io_prose or templates:
