@@ -75,7 +75,7 @@ class RefStatus(Enum):
     SYMLINK = "symlink"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Reference:
     """A relative link, image or prose path, resolved against the skill folder."""
 
@@ -87,7 +87,7 @@ class Reference:
     status: RefStatus
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Exemption:
     reason: str | None
 
@@ -476,7 +476,7 @@ def _dependency_matches(text: str) -> Iterator[re.Match[str]]:
             yield match
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class NamedSkill:
     """A skill the body names as a dependency or hand-off, and whether it is beside this one."""
 
@@ -487,7 +487,7 @@ class NamedSkill:
     exists: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Dependencies:
     named: tuple[NamedSkill, ...]
     # Where the plugin manifest would be when the skill sits in a folder named skills/, and

@@ -64,7 +64,7 @@ BANDS = _bands()
 BAND_NAMES = tuple(name for name, _, _ in BANDS)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Problem:
     """What is wrong with a definition, at a line of its file."""
 
@@ -75,7 +75,7 @@ class Problem:
     no_pass_score: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class DimensionDef:
     """One row of the dimension table: its name, its weight in per cent, and its line."""
 
@@ -84,7 +84,7 @@ class DimensionDef:
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Benchmark:
     """What a definition says, and every problem found in it, in line order."""
 
@@ -552,7 +552,7 @@ def scoring_weights(benchmark: Benchmark) -> dict[str, float]:
     return {name: given[name].weight / 100 if name in given else 0.0 for name in OWN}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class OwnDimension:
     """What one of plugin-eval's dimensions measures, and its five bands, best first."""
 

@@ -61,7 +61,7 @@ def checksum(payload: str | bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Entry:
     payload: bytes  # the item's report JSON, zlib-compressed
     row: SummaryRow

@@ -53,7 +53,7 @@ class NotScored(Exception):
     """The skill could not be scored at all (a backend that broke mid-run): no certificate."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Certification:
     """What `certify` measured (the full report) and the certificate it issues."""
 

@@ -205,8 +205,10 @@ def _model_settings(
     depth: Depth, *, backend: str | None, **options: Any
 ) -> MonteCarloSettings | None:
     """The model layers' settings from the command's options; a bad one is a usage error."""
-    if depth is Depth.QUICK and backend is None and all(
-        value is None or value is False or value == () for value in options.values()
+    if (
+        depth is Depth.QUICK
+        and backend is None
+        and all(value is None or value is False or value == () for value in options.values())
     ):
         # Quick, and no model option given (their defaults: None, False, no models): no layer
         # needs settings and none goes unused, so the settings module is not even loaded.

@@ -17,7 +17,7 @@ class GitError(Exception):
     """The revision or path cannot be read from git: a usage error."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Row:
     name: str
     a: float | None

@@ -52,7 +52,7 @@ class ItemError(ValueError):
     """What is wrong with one item, and what to write instead."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Entry:
     """One item of a file: its line, and the seed's output or what is wrong with it."""
 
@@ -61,7 +61,7 @@ class Entry:
     problem: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Scored:
     """A file's items, and whether it was read as JSON Lines (then the output is a list)."""
 

@@ -32,7 +32,7 @@ DEFAULT_EXCLUDE = tuple(f"{name}/" for name in TOOL_FOLDERS)
 GITIGNORE = ".gitignore"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Scope:
     """What a search leaves out: exclude patterns (gitignore syntax, from the searched root)
     and, unless switched off, whatever the tree's own .gitignore files ignore."""
@@ -46,7 +46,7 @@ class Scope:
         return pathspec.GitIgnoreSpec.from_lines(self.exclude)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Item:
     """A plugin or a loose skill, named by its path relative to the root."""
 

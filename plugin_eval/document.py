@@ -53,7 +53,7 @@ class Problem(Enum):
     TOO_LARGE = "too-large"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ParseProblem:
     kind: Problem
     message: str
@@ -62,7 +62,7 @@ class ParseProblem:
     fix: str | None = None  # when the rule's own fix does not fit this case
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FieldInfo:
     """Where a frontmatter key sits in the file (1-based line and column)."""
 
@@ -71,14 +71,14 @@ class FieldInfo:
     value_line: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Heading:
     level: int
     text: str
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class CodeBlock:
     language: str
     content: str
@@ -88,7 +88,7 @@ class CodeBlock:
     closed: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Link:
     target: str
     text: str
@@ -97,7 +97,7 @@ class Link:
     image: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Prose:
     """Text of one paragraph, list item, table cell or heading, outside any code."""
 
@@ -106,13 +106,13 @@ class Prose:
     block: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Section:
     heading: Heading
     end_line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SkillDocument:
     """One parsed SKILL.md and its folder listing.
 
@@ -201,7 +201,7 @@ def parse_skill(folder: Path) -> SkillDocument:
     return parse_text(folder, raw, problems)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FrontmatterFile:
     """A Markdown file with YAML frontmatter: SKILL.md, an agent or a command."""
 
@@ -278,7 +278,7 @@ def parse_text(
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MarkdownFile:
     """What a supporting Markdown file (a reference, an index) points at: its links, and the
     text of its code and prose, where file names can be written."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from plugin_eval.findings import bounded
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Evidence:
     """One named contribution to a sub-score, with the SKILL.md line it comes from."""
 
@@ -20,7 +20,7 @@ class Evidence:
         object.__setattr__(self, "label", bounded(self.label))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SubScore:
     """A 0–1 score and the evidence that sums to it."""
 

@@ -18,7 +18,7 @@ PART = 140  # characters of one piece of evidence quoted into feedback
 LAYER_WORDS = {"static": "static", "judge": "judge", "monte_carlo": "monte carlo"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Source:
     """What one layer measured of one dimension: the sub-scores feeding it, with their
     evidence, and for the judge its reasons."""

@@ -19,7 +19,7 @@ class Severity(StrEnum):
         return {"error": 3, "warning": 2, "info": 1}[self.value]
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, repr=False)
 class Finding:
     """One problem at one place. Sorted by file, line, column, then code."""
 

@@ -50,7 +50,7 @@ PLACEHOLDER = "@@plugin-eval:generated-at@@"
 LOAD_ERRORS = frozenset({"PE001", "PE002", "PE003", "PE004", "PE005", "PE006", "PE501"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Task:
     kind: Kind
     folder: str

@@ -27,7 +27,7 @@ MANIFESTS = (CLAUDE_MANIFEST, CODEX_MANIFEST)
 MAX_PART_BYTES = 1024 * 1024
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Manifest:
     """One plugin.json: its data when it parses, or why it does not."""
 
@@ -44,7 +44,7 @@ class Manifest:
         return self.text.count("\n", 0, match.start()) + 1 if match else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Part:
     """An agent or a command: a Markdown file with frontmatter."""
 
@@ -66,7 +66,7 @@ class Part:
         return info.line if info else 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PluginDocument:
     folder: Path
     manifests: tuple[Manifest, ...]
@@ -115,7 +115,7 @@ def parse_plugin(
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PluginFiles:
     """The files a plugin parse reads, by their path in the plugin folder, and the part files
     it passed over (each with the reason), so that nothing is left out unsaid."""

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # a quick run never loads the model layers' types
     from plugin_eval.montecarlo.results import MonteCarloResult
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class LayerOutcome:
     """What one layer above the static one measured for one skill."""
 
@@ -47,7 +47,7 @@ class LayerOutcome:
         return self.not_run is None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SkillResult:
     path: str
     name: str
@@ -75,7 +75,7 @@ class SkillResult:
         return next((o.judge for o in self.outcomes if o.judge is not None), None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PartScore:
     """An agent, command or manifest of a plugin, with the sub-scores it measures."""
 
@@ -85,7 +85,7 @@ class PartScore:
     subscores: Mapping[str, SubScore]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PluginResult:
     path: str
     name: str

@@ -19,7 +19,7 @@ class TargetError(Exception):
         self.missing = missing
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Target:
     folder: Path
     display: str

@@ -143,20 +143,20 @@ GENERIC_NOUNS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Context:
     text: str
     words: frozenset[str]
     specific: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Contribution:
     label: str
     points: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TriggerAnalysis:
     has_trigger: bool
     trigger_phrase: str | None

@@ -149,7 +149,7 @@ def kind_of(path: Path) -> str | None:
     return "file" if stat.S_ISREG(mode) else "other"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Listing:
     """Everything inside a skill or plugin folder, as POSIX paths relative to it."""
 

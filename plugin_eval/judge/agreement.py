@@ -22,7 +22,7 @@ from plugin_eval.scoring.composite import central
 BANDS = (0, 1, 2, 3, 4)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Agreement:
     alpha: float | None
     interval: tuple[float, float] | None

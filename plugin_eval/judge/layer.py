@@ -49,7 +49,7 @@ JUDGE_TOKENS = 2048
 RETRY_SAMPLE = 1000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Judgement:
     """What one judge said about each dimension, after at most one retry."""
 

@@ -25,7 +25,7 @@ FIRST_LINE_CHARS = 120
 FIRST_LINE_BYTES = 512
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Material:
     text: str  # what goes between the fences
     fence: str

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from plugin_eval.montecarlo.results import Usage
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class JudgedDimension:
     name: str
     # Mean of the usable verdicts (after any cap); None when no judge gave a usable one.
@@ -27,7 +27,7 @@ class JudgedDimension:
     capped_at: float | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class JudgeResult:
     backend: str
     models: tuple[str, ...]

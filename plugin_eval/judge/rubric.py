@@ -27,7 +27,7 @@ def band_of(score: float) -> int:
     return max(i for i, floor in enumerate(BAND_FLOORS) if score >= floor)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Dimension:
     name: DimensionName
     question: str

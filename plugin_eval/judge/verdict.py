@@ -94,7 +94,7 @@ JUDGE_TOOL = Tool(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Checked:
     """One judgement of one dimension, after validation and the quote check."""
 

@@ -26,7 +26,7 @@ MAX_SCANNED = 5000
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Candidate:
     key: str  # the tool name offered to a model: unique, [A-Za-z0-9_-]{1,64}
     name: str
@@ -36,7 +36,7 @@ class Candidate:
     target: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CandidateSet:
     target: Candidate
     candidates: tuple[Candidate, ...]  # target included, ordered by key

@@ -47,7 +47,7 @@ def terms(text: str) -> list[str]:
     return [stem(w) for w in words_of(text.replace("-", " ").replace("_", " ")) if w not in NOISE]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Index:
     """BM25 over a handful of documents (skill names and descriptions)."""
 

@@ -71,7 +71,7 @@ def reply_items(text: str) -> list[str]:
     return items or [line.strip() for line in lines]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Card:
     """A card a reply wrote: its front, its back and its type (None when it names none)."""
 
@@ -145,7 +145,7 @@ def same_type(expected: str, generated: str | None, strict: bool = False) -> boo
     return expected == generated if strict else normalise(expected) == normalise(generated)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ItemMatch:
     matched: int
     expected: int

@@ -83,7 +83,7 @@ class Collected:
     notes: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PerPrompt:
     """Per distinct prompt, what the measures sum, so resampling prompts is a weighted sum."""
 

@@ -79,7 +79,7 @@ class EvalFileError(Exception):
     """An eval file that cannot be read: named with the file and the case."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ExpectedCard:
     """Seed 004's expected card: keywords its front and its back should hold, maybe its type."""
 
@@ -88,7 +88,7 @@ class ExpectedCard:
     card_type: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class EvalCase:
     id: str
     prompt: str
@@ -111,7 +111,7 @@ class EvalCase:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PromptSet:
     cases: tuple[EvalCase, ...]
     origin: str
@@ -451,7 +451,7 @@ def _save_seed_fields(row: dict[str, Any], case: EvalCase, per_case: bool) -> No
 # --- the deterministic generator ------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Seed:
     """One thing a skill is for, in words, and where those words came from."""
 

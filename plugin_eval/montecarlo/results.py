@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Estimate:
     """A value with its 95 % interval; ``method`` names how the interval was made."""
 
@@ -23,7 +23,7 @@ class Estimate:
         return self.upper - self.lower
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RunRecord:
     """One run: a routing decision for one prompt, and the reply when the skill was active."""
 
@@ -39,7 +39,7 @@ class RunRecord:
     quality: float | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PromptOutcome:
     id: str
     prompt: str
@@ -57,7 +57,7 @@ class PromptOutcome:
     scores: Mapping[str, float]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Triggering:
     tp: int
     fp: int
@@ -71,7 +71,7 @@ class Triggering:
     false_triggers_from: Mapping[str, int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Matching:
     """Seed 004's greedy best match summed over replies: counts, its metrics, and the mean
     score of the matched pairs (0 when none matched)."""
@@ -86,7 +86,7 @@ class Matching:
     avg_similarity: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class StructuredQuality:
     """Seed 000's structured-data quality, each sub-score (0–100) the mean over the replies
     to the cases that expect JSON; a reply with no JSON object scores 0 on each."""
@@ -101,7 +101,7 @@ class StructuredQuality:
     not_json_reasons: Mapping[str, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Quality:
     mean: Estimate
     method: str
@@ -111,14 +111,14 @@ class Quality:
     structured: StructuredQuality | None = None  # cases with expected_json or expected_schema
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Consistency:
     mean_jaccard: float
     score: float  # 0–100, seed 000's table
     prompts: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Failures:
     failures: int
     calls: int
@@ -127,7 +127,7 @@ class Failures:
     first_message: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Tokens:
     median: float
     q1: float
@@ -135,7 +135,7 @@ class Tokens:
     answers: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Usage:
     calls: int
     backend_calls: int
@@ -148,14 +148,14 @@ class Usage:
     price_per_mtok: tuple[float, float] | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CandidateInfo:
     name: str
     path: str
     target: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MonteCarloResult:
     backend: str
     model: str

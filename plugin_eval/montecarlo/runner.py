@@ -27,7 +27,7 @@ class BackendBroken(Exception):
     """The backend refuses every call (bad key, unknown model): nothing to measure."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Outcome:
     reply: Reply | None
     error: str | None = None

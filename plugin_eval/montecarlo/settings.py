@@ -24,7 +24,7 @@ def default_cache_path() -> Path:
     return Path(xdg) / "plugin-eval" / "responses.sqlite3"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MonteCarloSettings:
     runs: int = 50
     backend: str = "offline"

@@ -74,7 +74,7 @@ class SchemaError(ValueError):
     """A schema or an expected object that cannot be read: what is wrong, and what to write."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Field:
     """A declared field: its name, its JSON types (any when empty) and whether it is required."""
 
@@ -83,7 +83,7 @@ class Field:
     required: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Verdict:
     """How well one value matches: the seed's kind of match and its score (0–100)."""
 
@@ -91,7 +91,7 @@ class Verdict:
     score: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Source:
     """A source text, read once: normalised, its words, and the dates and URLs it names."""
 
@@ -100,7 +100,7 @@ class Source:
     names: frozenset[str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Expectation:
     """What a structured reply should hold: its fields, maybe their expected values, and the
     schema as the eval file gave it (kept to be saved again)."""
@@ -110,7 +110,7 @@ class Expectation:
     schema: object = field(default=None, hash=False, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class StructuredScore:
     """Seed 000's four sub-scores of one object (0–100), with each compared value's match;
     ``not_json`` says why a reply held no object to score (every sub-score then 0)."""

@@ -155,7 +155,7 @@ def _inner(node: Element) -> Iterator[str]:
             yield esc(child.tail)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Figure:
     """One chart: inline SVG, its title, and the sentence that gives its numbers in words."""
 
@@ -264,7 +264,7 @@ def badge_counts(counts: Mapping[str, int], title: str = "Items per badge") -> F
     return _figure(chart.render_tree(), "badges", title, desc)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Bar:
     """One row of a profile: a name, a 0–100 value (None: not measured) and its interval."""
 

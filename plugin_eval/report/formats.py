@@ -17,7 +17,7 @@ Subject = Literal["batch", "comparison", "rules"]
 Renderer = Callable[[Any, "RenderOptions"], str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Verdict:
     """What makes a run fail, counted by kind; a run that counts nothing passes."""
 
@@ -45,7 +45,7 @@ class Verdict:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RenderOptions:
     """What a renderer may be told besides the data."""
 
@@ -61,7 +61,7 @@ class RenderOptions:
     quiet: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Format:
     name: str
     summary: str

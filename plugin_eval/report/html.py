@@ -274,7 +274,7 @@ def render(
     return _page(title, lead, nav, body)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Tree:
     """What report.html shows of a marketplace run besides each item's report: summary.json's
     header (counts, mean, badge counts, what changed, notes), the items that errored, the new

@@ -286,7 +286,7 @@ class SummaryRow(_Model):
         return self.model_dump(mode="json", exclude=left_out or None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Failure:
     """A path that could not be scored, and why."""
 
@@ -294,7 +294,7 @@ class Failure:
     error: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Batch:
     """What one run scored: every report, what could not be scored, and notes said once."""
 

@@ -79,7 +79,7 @@ def below_threshold(
     ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ResultBlock:
     """Seed 003's verdict of one item in its own words: on a pass what is strong and what to
     improve, on a fail the main problems and what to do about each."""

@@ -71,7 +71,7 @@ class PreviousUnusable(ValueError):
     message says why."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Run:
     """One run of the report as its summary.json gives it: when, the mean, and each item's
     score, badge and name (by path)."""
@@ -230,7 +230,7 @@ class _Top:
         return [row for _, _, row in sorted(self.heap, key=lambda e: e[0].key)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class _Neg:
     """Reverses the order of a key, to keep the smallest keys in a min-heap."""
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 SUBSCORES: tuple[SubScoreName, ...] = get_args(SubScoreName)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Expect:
     """A finding an example must produce: its code, file (relative to the example), line, column."""
 
@@ -29,7 +29,7 @@ class Expect:
     column: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Example:
     """A small skill or plugin folder: relative paths to contents, and the findings it yields.
 
@@ -42,7 +42,7 @@ class Example:
     expect: tuple[Expect, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Setting:
     """A limit a rule reads from `plugin_eval.budgets`, by its name there, and what it bounds."""
 
@@ -59,7 +59,7 @@ class Setting:
         return value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class DocLink:
     """A page of the specification or harness documentation a rule follows."""
 
@@ -67,7 +67,7 @@ class DocLink:
     url: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RuleDoc:
     """What every rule declares; subclasses add the check for what they inspect."""
 
@@ -165,7 +165,7 @@ class RuleDoc:
         return "\n".join(parts).rstrip("\n") + "\n"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class EngineRule(RuleDoc):
     """A code the engine reports itself (a crash, a suppression comment, a threshold): it
     runs no check of its own and lowers no score. Without ``examples`` it has no example
@@ -184,7 +184,7 @@ class EngineRule(RuleDoc):
         return super().example_sections() if self.examples else []
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Rule(RuleDoc):
     """A rule over one skill document."""
 
@@ -193,7 +193,7 @@ class Rule(RuleDoc):
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PluginRule(RuleDoc):
     """A rule over a plugin's manifest, agents or commands."""
 

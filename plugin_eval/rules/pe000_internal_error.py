@@ -8,7 +8,7 @@ from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, EngineRule, Example
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class InternalRule(EngineRule):
     """Reported when a rule raises: it has no example skill, any skill can meet a broken rule."""
 

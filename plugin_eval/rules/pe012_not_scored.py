@@ -12,7 +12,7 @@ from plugin_eval.rules.plugin_base import good_plugin
 SHOWN = 3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class NotScoredRule(EngineRule):
     """Reported by plugin scoring for the parts it found and did not read."""
 

@@ -229,7 +229,7 @@ def starts_sentence(text: str, lo: int, at: int) -> bool:
     return _JOINED.search(window) is not None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Block:
     """A paragraph (lines between blank lines) of a searched text, and its quotations."""
 
@@ -325,7 +325,7 @@ def candidates(text: str, pos: int, endpos: int) -> tuple[Matches, Matches, Matc
     return ratings, overrides, list(near(ADDRESS, text, words, ADDRESS_REACH, pos, endpos))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Hit:
     start: int
     end: int

@@ -107,7 +107,7 @@ def label(score: float) -> str:
     return next((name for floor, name in LABELS if score >= floor), "Failing")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class DimensionResult:
     name: str
     weight: float
@@ -119,7 +119,7 @@ class DimensionResult:
         return self.score is not None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CompositeResult:
     score: float
     raw: float

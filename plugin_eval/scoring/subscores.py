@@ -553,7 +553,7 @@ def harness_portability(doc: SkillDocument, facts: Facts, findings: list[Finding
 Measure = Callable[[SkillDocument, Facts, list[Finding]], SubScore]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SubScoreDef:
     """One static sub-score: how it is measured, the dimension it feeds, its static weight."""
 

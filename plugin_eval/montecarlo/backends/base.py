@@ -15,14 +15,14 @@ NONE_DESCRIPTION = (
 EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Tool:
     name: str
     description: str
     schema: Mapping[str, Any] = field(default_factory=lambda: EMPTY_SCHEMA)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Call:
     """One request. ``sample`` numbers repeats of the same request, so each is a new draw."""
 
@@ -46,7 +46,7 @@ class Call:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Reply:
     text: str
     tool: str | None = None
