@@ -7,7 +7,7 @@ import posixpath
 import re
 import stat
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property, partial
@@ -449,31 +449,61 @@ DEPENDENCY = re.compile(
 )
 
 
-# Where a DEPENDENCY match can start in lower-case ASCII text: the start of one of its verbs.
-_VERB_STARTS = re.compile(
-    r"depend|relies|require|need|us|invoke|load|call|run|apply|follow|hand|defer|delegate|"
-    r"switch|continue"
+# Where a DEPENDENCY match can start in lowercased text: the start of one of its verbs.
+_VERBS = (
+    *("depend", "relies", "require", "need", "us", "invoke", "load", "call", "run", "apply"),
+    *("follow", "hand", "defer", "delegate", "switch", "continue"),
 )
 
 
 def _dependency_matches(text: str) -> Iterator[re.Match[str]]:
-    """``DEPENDENCY.finditer(text)``, the regex tried only where one of its verbs starts.
+    """``DEPENDENCY.finditer(text)``, the regex tried only where one of its verbs starts."""
+    return (match for _, match in _dependency_lines((text,)))
 
-    Every match starts with a verb at a word start, and a word start never falls inside the
-    letters of another verb, so these are all the places a match can start. Only for ASCII
-    text, where ``(?i)`` matches exactly what ``lower()`` lowers (elsewhere 's' matches 'ſ')."""
-    if not text.isascii():
-        yield from DEPENDENCY.finditer(text)
+
+# The only characters whose lowercase is not one character, or that ``(?i)`` matches with an
+# ASCII letter though ``lower()`` does not make them one: 'İ', 'ı', 'ſ' and the Kelvin sign.
+CASE_TRAPS = "\u0130\u0131\u017f\u212a"
+
+
+def _dependency_lines(texts: Sequence[str]) -> Iterator[tuple[int, re.Match[str]]]:
+    """Each ``DEPENDENCY.finditer(texts[i])`` match with its ``i``, line by line, the regex
+    tried only where one of its verbs starts.
+
+    Every match starts with one of its verbs at a word start: the places each is spelt are
+    all the places a match can start. The verbs are looked for in the lines lowercased and
+    joined by line feeds (no verb holds one, so each is found inside its line). Without
+    CASE_TRAPS in them, lowercasing keeps every offset and ``(?i)`` matches a verb exactly
+    where ``lower()`` spells it; with one, the regex reads each line."""
+    joined = "\n".join(texts)
+    if any(trap in joined for trap in CASE_TRAPS):
+        for i, text in enumerate(texts):
+            for each in DEPENDENCY.finditer(text):
+                yield i, each
         return
+    lower = joined.lower()
+    # Every place a verb is spelt, each found by str.find: faster than a regex whose first
+    # letters are some of the commonest (a place more than the regex's is only tried more).
+    places: set[int] = set()
+    for verb in _VERBS:
+        at = lower.find(verb)
+        while at >= 0:
+            places.add(at)
+            at = lower.find(verb, at + 1)
+    starts = [0, *accumulate(len(text) + 1 for text in texts)]
     end = 0
-    for verb in _VERB_STARTS.finditer(text.lower()):
-        at = verb.start()
-        if at < end:
+    for at in sorted(places):
+        # Inside the last match, or after a word character (a line feed is none): no match
+        # starts there, as DEPENDENCY begins with \b.
+        if at < end or (at and (joined[at - 1].isalnum() or joined[at - 1] == "_")):
             continue
-        match = DEPENDENCY.match(text, at)
+        i = bisect_right(starts, at) - 1
+        column = at - starts[i]
+        match = DEPENDENCY.match(texts[i], column)
         if match is not None:
-            end = match.end() if match.end() > at else at + 1
-            yield match
+            # A match ends inside its line: the next line's verbs are all tried.
+            end = starts[i] + (match.end() if match.end() > column else column + 1)
+            yield i, match
 
 
 @dataclass(frozen=True, repr=False)
@@ -516,17 +546,19 @@ def dependencies(doc: SkillDocument) -> Dependencies:
         in_code.update(range(block.line, block.end_line + 1))
     found: list[tuple[str, int, int, bool]] = []
     lines = doc.lines
-    for number in range(doc.body_start, len(lines) + 1):
-        text = lines[number - 1]
-        if number in in_code or (":" not in text and "skill" not in text.lower()):
-            continue
-        for m in _dependency_matches(text):
-            # The name's column as written: its backtick or its asterisks included.
-            group, marks = next(
-                (g, n) for g, n in (("code", 1), ("bold", 2), ("plain", 0)) if m.group(g)
-            )
-            column = m.start(group) - marks + 1
-            found.append((m.group(group), number, column, bool(m.group("skill"))))
+    numbers = [
+        number
+        for number in range(doc.body_start, len(lines) + 1)
+        if number not in in_code
+        and (":" in lines[number - 1] or "skill" in lines[number - 1].lower())
+    ]
+    for i, m in _dependency_lines([lines[number - 1] for number in numbers]):
+        # The name's column as written: its backtick or its asterisks included.
+        group, marks = next(
+            (g, n) for g, n in (("code", 1), ("bold", 2), ("plain", 0)) if m.group(g)
+        )
+        column = m.start(group) - marks + 1
+        found.append((m.group(group), numbers[i], column, bool(m.group("skill"))))
     if not found:
         return Dependencies((), None, None)
     skills = doc.folder.parent

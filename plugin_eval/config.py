@@ -78,6 +78,8 @@ class Config(BaseModel):
     def enabled(self, code: str, folder: str | os.PathLike[str]) -> bool:
         """Whether a rule applies to the skill or plugin in ``folder``, given select, ignore
         and the per-path ignores whose pattern matches the folder's path from ``root``."""
+        if self.select is None and not self.ignore and not self.per_path_ignores:
+            return True  # the default: nothing below could say no
         if self.select is not None and not any(code in matching_codes(s) for s in self.select):
             return False
         if any(code in matching_codes(s) for s in self.ignore):

@@ -405,8 +405,11 @@ def analyse(
             Contribution("no description: nothing tells a router when to pick it", 0.0)
         )
         return result(0.0, "unusable")
+    # display_width is never under len: measured only for text shorter than 20.
     if (
-        display_width(text) < 20 or set(content) <= name_words or len(set(content)) < 3
+        (len(text) < 20 and display_width(text) < 20)
+        or set(content) <= name_words
+        or len(set(content)) < 3
     ) and not extra:
         contributions.append(
             Contribution("description too short or vague to route on (only repeats the name)", 0.10)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from typing import Any
 
 from hypothesis import given, settings
@@ -9,13 +11,20 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from plugin_eval.analysis import DEPENDENCY, _dependency_matches
+from plugin_eval.analysis import (
+    CASE_TRAPS,
+    DEPENDENCY,
+    _dependency_lines,
+    _dependency_matches,
+)
 from plugin_eval.markdown_parser import parse
 from plugin_eval.rules.pe306_evaluator_directed import (
     _ADDRESS_STEMS,
     _ADDRESS_WORDS,
     _word_starts,
 )
+from plugin_eval.scoring import subscores
+from plugin_eval.textsearch import from_starts
 
 STOCK = MarkdownIt("commonmark").enable("table").disable(["emphasis", "entity"])
 
@@ -78,3 +87,61 @@ def test_word_starts_by_stem_are_those_by_word(text: str, cut: int, trim: int) -
     end = max(cut, len(text) - trim)
     by_stem = _word_starts(text, _ADDRESS_WORDS, cut, end, _ADDRESS_STEMS)
     assert by_stem == _word_starts(text, _ADDRESS_WORDS, cut, end)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(DEPENDENCY_TEXT, max_size=6))
+def test_dependency_lines_are_each_lines_matches(texts: list[str]) -> None:
+    def spans(found: Any) -> list[tuple[int, int, int]]:
+        return [(i, *m.span()) for i, m in found]
+
+    each = [(i, m) for i, text in enumerate(texts) for m in DEPENDENCY.finditer(text)]
+    assert spans(_dependency_lines(texts)) == spans(each)
+
+
+def test_case_traps_are_all_the_characters_lower_does_not_fold_as_re_does() -> None:
+    letter = re.compile("[a-z]", re.IGNORECASE)
+    traps = {
+        char
+        for char in map(chr, range(0x80, sys.maxunicode + 1))
+        if not "\ud800" <= char <= "\udfff"
+        and (len(char.lower()) != 1 or char.lower().isascii() or letter.fullmatch(char))
+    }
+    assert traps == set(CASE_TRAPS)
+
+
+IO_TEXT = st.lists(
+    st.sampled_from(
+        [
+            *subscores.IO_PROSE_STARTS,
+            *("s ", "es ", " with ", " a ", " the ", " json", " as its input", " as input"),
+            *("input:", "output:", ":", "x", "re", " ", "\n", ".", "_", "é"),
+        ]
+    ),
+    max_size=10,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(IO_TEXT)
+def test_io_prose_from_its_starts_is_the_regexs(text: str) -> None:
+    def spans(matches: Any) -> list[tuple[int, int]]:
+        return [m.span() for m in matches]
+
+    found = from_starts(subscores.IO_PROSE, text, subscores.IO_PROSE_STARTS)
+    assert spans(found) == spans(subscores.IO_PROSE.finditer(text))
+
+
+PLACEHOLDER_TEXT = st.lists(
+    st.sampled_from(
+        [*("- ", "**", "Name", "Risk", " ", ":", ": ", "[", "<", "{", "\n", "\n\n", "#", "x")]
+    ),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(PLACEHOLDER_TEXT)
+def test_placeholder_lines_are_no_more_than_their_ends(text: str) -> None:
+    ends = subscores._PLACEHOLDER_END.findall(text)
+    assert len(ends) >= len(subscores._PLACEHOLDER_LINE.findall(text))

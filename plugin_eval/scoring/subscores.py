@@ -145,6 +145,11 @@ IO_PROSE = re.compile(
     r"markdown|table|list)\b|\b(?:takes?|accepts?|expects?|receives?)\s+[^.\n]{0,40}?\bas\s+"
     r"(?:its\s+)?input\b|\binput:|\boutput:"
 )
+# The words one of which every IO_PROSE match begins with (see textsearch.from_starts).
+IO_PROSE_STARTS = (
+    *("return", "output", "produce", "emit", "respond", "take", "accept", "expect"),
+    *("receive", "input"),
+)
 # A paragraph line that labels the contract in bold: "**Input:** …", "**Output format:** …".
 _LABEL_LINE = re.compile(
     rf"^\s*\*\*(?:(?P<input>{_INPUT_WORDS})|(?P<output>{_OUTPUT_WORDS}))\s*:?\*\*",
@@ -175,6 +180,10 @@ FIELD_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)?\s*[`*]*[\w.\[\]-]+[`*]*\s*(?
 # A labelled placeholder line of a reply template: "Position: [one sentence]", "- **Risk**:
 # <what could fail>", "Confidence: {High|Medium|Low}".
 _PLACEHOLDER_LINE = re.compile(r"^\s*[-*#>]*\s*\**[\w][\w ()/'-]{0,40}\**\s*:\s*[\[<{]", re.M)
+# How each match of _PLACEHOLDER_LINE ends; such ends never overlap, so a block holds as many
+# of them as it holds matches at least. ``re`` skips to each colon, where the ^ of the line
+# regex is tried at every position of the block.
+_PLACEHOLDER_END = re.compile(r":\s*[\[<{]")
 # The prose right before a block that says the block is the reply's shape.
 _TEMPLATE_INTRO = re.compile(
     r"\b(?:format|template|contract|deliver\w*|respond\w*|repl(?:y|ies)|output\w*|"
@@ -189,7 +198,7 @@ def _template(doc: SkillDocument, block: CodeBlock) -> bool:
     content = block.content
     if ":" not in content or not ("[" in content or "<" in content or "{" in content):
         return False
-    if len(_PLACEHOLDER_LINE.findall(content)) < 2:
+    if len(_PLACEHOLDER_END.findall(content)) < 2 or len(_PLACEHOLDER_LINE.findall(content)) < 2:
         return False
     line = block.line - 1
     while line > doc.body_start and not doc.line_text(line).strip():
@@ -240,7 +249,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     joined = facts.prose_lower
     # Read only when there is no input or output section, the one case that uses it.
     io_prose = (
-        IO_PROSE.search(joined)
+        next(from_starts(IO_PROSE, joined, IO_PROSE_STARTS), None)
         if not inputs
         and not outputs
         and (
