@@ -24,7 +24,7 @@ from plugin_eval.document import (
     parse_markdown,
 )
 from plugin_eval.plugin import CLAUDE_MANIFEST, read_manifest
-from plugin_eval.textsearch import Columns, at_word_starts, newlines
+from plugin_eval.textsearch import Columns, at_word_starts, newlines, occurrences
 from plugin_eval.triggering import TriggerAnalysis, analyse
 from plugin_eval.walk import read_file
 
@@ -456,11 +456,6 @@ _VERBS = (
 )
 
 
-def _dependency_matches(text: str) -> Iterator[re.Match[str]]:
-    """``DEPENDENCY.finditer(text)``, the regex tried only where one of its verbs starts."""
-    return (match for _, match in _dependency_lines((text,)))
-
-
 # The only characters whose lowercase is not one character, or that ``(?i)`` matches with an
 # ASCII letter though ``lower()`` does not make them one: 'İ', 'ı', 'ſ' and the Kelvin sign.
 CASE_TRAPS = "\u0130\u0131\u017f\u212a"
@@ -481,18 +476,12 @@ def _dependency_lines(texts: Sequence[str]) -> Iterator[tuple[int, re.Match[str]
             for each in DEPENDENCY.finditer(text):
                 yield i, each
         return
-    lower = joined.lower()
     # Every place a verb is spelt, each found by str.find: faster than a regex whose first
     # letters are some of the commonest (a place more than the regex's is only tried more).
-    places: set[int] = set()
-    for verb in _VERBS:
-        at = lower.find(verb)
-        while at >= 0:
-            places.add(at)
-            at = lower.find(verb, at + 1)
+    places = occurrences(joined.lower(), _VERBS)
     starts = [0, *accumulate(len(text) + 1 for text in texts)]
     end = 0
-    for at in sorted(places):
+    for at in places:
         # Inside the last match, or after a word character (a line feed is none): no match
         # starts there, as DEPENDENCY begins with \b.
         if at < end or (at and (joined[at - 1].isalnum() or joined[at - 1] == "_")):

@@ -12,7 +12,22 @@ one read, not one per match.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+
+def occurrences(
+    text: str, literals: Iterable[str], pos: int = 0, endpos: int | None = None
+) -> list[int]:
+    """Every offset of ``text[pos:endpos]`` where one of ``literals`` begins, ascending and
+    each once (one ``str.find`` scan per literal, overlapping occurrences included)."""
+    end = len(text) if endpos is None else endpos
+    found: set[int] = set()
+    for literal in literals:
+        at = text.find(literal, pos, end)
+        while at >= 0:
+            found.add(at)
+            at = text.find(literal, at + 1, end)
+    return sorted(found)
 
 
 def from_starts(
@@ -20,14 +35,8 @@ def from_starts(
 ) -> Iterator[re.Match[str]]:
     """``regex.finditer(text)`` for a regex every match of which begins with one of
     ``starts``: the regex is tried only where one of them occurs."""
-    candidates: set[int] = set()
-    for start in starts:
-        at = text.find(start)
-        while at >= 0:
-            candidates.add(at)
-            at = text.find(start, at + 1)
     end = 0
-    for at in sorted(candidates):
+    for at in occurrences(text, starts):
         if at < end:
             continue
         match = regex.match(text, at)

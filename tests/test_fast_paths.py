@@ -15,7 +15,6 @@ from plugin_eval.analysis import (
     CASE_TRAPS,
     DEPENDENCY,
     _dependency_lines,
-    _dependency_matches,
 )
 from plugin_eval.markdown_parser import parse
 from plugin_eval.rules.pe306_evaluator_directed import (
@@ -72,7 +71,7 @@ def test_dependency_matches_are_the_regexs(text: str) -> None:
     def spans(matches: Any) -> list[tuple[int, int]]:
         return [m.span() for m in matches]
 
-    assert spans(_dependency_matches(text)) == spans(DEPENDENCY.finditer(text))
+    assert spans(m for _, m in _dependency_lines([text])) == spans(DEPENDENCY.finditer(text))
 
 
 ADDRESS_TEXT = st.lists(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from plugin_eval.rules.pe403_tool_prose import TOOL_PROSE
 from plugin_eval.rules.pe403_tool_prose import matches as tool_prose_matches
 from plugin_eval.scoring.subscores import SIGNALS
-from plugin_eval.textsearch import at_word_starts, from_starts
+from plugin_eval.textsearch import at_word_starts, from_starts, occurrences
 
 WORDS = [
     "use",
@@ -127,3 +127,22 @@ def test_a_match_inside_a_word_is_skipped_and_the_next_one_found() -> None:
 @given(TEXT)
 def test_pe403_searching_around_tool_names_finds_what_a_full_search_finds(text: str) -> None:
     assert _spans(tool_prose_matches(text)) == _spans(at_word_starts(TOOL_PROSE, text))
+
+
+def test_occurrences_are_every_start_once_in_order_within_the_bounds() -> None:
+    # "aa" overlaps itself; "aab" and "aa" share starts, counted once; the bounds cut both ends.
+    assert occurrences("aaab aab", ["aa", "aab"]) == [0, 1, 5]
+    assert occurrences("aaab aab", ["aa", "aab"], 1, 6) == [1]
+    assert occurrences("abc", []) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab \n", max_size=20),
+    st.lists(st.sampled_from(["a", "ab", "ba", "b "]), min_size=1),
+)
+def test_occurrences_are_the_offsets_a_regex_of_lookaheads_finds(
+    text: str, literals: list[str]
+) -> None:
+    found = re.compile("(?=" + "|".join(map(re.escape, literals)) + ")")
+    assert occurrences(text, literals) == [m.start() for m in found.finditer(text)]

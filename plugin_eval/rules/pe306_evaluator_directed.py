@@ -29,7 +29,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
-from plugin_eval.textsearch import LazyRegex, newlines
+from plugin_eval.textsearch import LazyRegex, newlines, occurrences
 
 # Between two words: spaces and line breaks, and the emphasis and quote marks Markdown puts
 # between them ("**ignore** all _previous_ instructions", a blockquote's "> "). Bounded, so
@@ -291,16 +291,12 @@ def _word_starts(
 
     ``stems``, when given, begin every one of ``words`` ("grad" for "grader" and "grading"):
     each is searched for once, and the words checked only where it stands."""
-    found: set[int] = set()
-    for stem in stems or words:
-        at = text.find(stem, pos, endpos)
-        while at >= 0:
-            if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")) and (
-                text.startswith(words, at, endpos)
-            ):
-                found.add(at)
-            at = text.find(stem, at + 1, endpos)
-    return sorted(found)
+    return [
+        at
+        for at in occurrences(text, stems or words, pos, endpos)
+        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"))
+        and text.startswith(words, at, endpos)
+    ]
 
 
 Matches = list[re.Match[str]]

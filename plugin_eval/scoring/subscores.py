@@ -250,19 +250,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     # Read only when there is no input or output section, the one case that uses it.
     io_prose = (
         next(from_starts(IO_PROSE, joined, IO_PROSE_STARTS), None)
-        if not inputs
-        and not outputs
-        and (
-            "put" in joined
-            or "return" in joined
-            or "take" in joined
-            or "accept" in joined
-            or "expect" in joined
-            or "receive" in joined
-            or "produce" in joined
-            or "emit" in joined
-            or "respond" in joined
-        )
+        if not inputs and not outputs
         else None
     )
     structured = [
