@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
@@ -35,14 +36,57 @@ CLAUDE_TOOLS = frozenset(
 )
 
 
+# Text that names the harness itself. A skill whose description names it is written for
+# Claude Code; a line that names it ("In Claude Code: use the `Skill` tool", a table row per
+# harness, "Claude Code runs `Bash`, `Edit` …") states a fact about that harness. Neither assumes
+# that every harness has the tool.
+CLAUDE_CODE = re.compile(r"\bclaude[ -]code\b", re.IGNORECASE)
+# A tool's name that is one capitalised word ("Task", "Read", "Bash") is also an ordinary word or
+# another library's name ("`Task`" in a table of async runtimes). It is the harness's tool only
+# where its line says "tool", names a second tool in code, or tells the model to use it: "use
+# `Read`", or the name as the verb opening a sentence, list item or cell ("`Grep` the logs").
+ONE_WORD = re.compile(r"[A-Z][a-z]*|[A-Z]+")
+_TOOL_WORD = re.compile(r"\btools?\b", re.IGNORECASE)
+_USE_BEFORE = re.compile(
+    r"\b(?:use|using|call|calls|run|runs|invoke|with|via)\s+(?:the\s+)?$", re.IGNORECASE
+)
+_OPENS = re.compile(r"(?:^|[|.!?:])[\s>*+-]*(?:\d+[.)]\s*)?$")
+_THEN_WORD = re.compile(r"[ \t]+[a-z]")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def as_tool(line: str, name: str, at: int) -> bool:
+    """Whether ``name``, in code whose opening backtick is at index ``at`` of ``line``, is read
+    as the harness's tool: a compound name always is, a one-word one as ONE_WORD says."""
+    if ONE_WORD.fullmatch(name) is None:
+        return True
+    if _TOOL_WORD.search(line) is not None:
+        return True
+    if not ({m.group(1).strip() for m in _CODE_SPAN.finditer(line)} - {name}).isdisjoint(
+        CLAUDE_TOOLS
+    ):
+        return True
+    if _USE_BEFORE.search(line, 0, at) is not None:
+        return True
+    return (
+        _OPENS.search(line, 0, at) is not None
+        and _THEN_WORD.match(line, at + len(name) + 2) is not None
+    )
+
+
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    if CLAUDE_CODE.search(doc.description or "") is not None:
+        return
     seen: set[str] = set()
     for span in doc.inline_code:
         name = span.text.strip()
         if name in CLAUDE_TOOLS and name not in seen:
-            seen.add(name)
             source = doc.line_text(span.line)
-            column = source.find(f"`{name}`") + 1 or None
+            at = source.find(f"`{name}`")
+            if at < 0 or CLAUDE_CODE.search(source) is not None or not as_tool(source, name, at):
+                continue
+            seen.add(name)
+            column = at + 1
             yield RULE.finding(
                 f"`{name}` is a Claude Code tool name; other harnesses call it differently",
                 span.line,
@@ -68,7 +112,12 @@ RULE = Rule(
     good=Example({"SKILL.md": GOOD_SKILL + "\nSearch the files for the header row.\n"}),
     source="PluginEval harness portability",
     limits="Only inline code that is exactly a tool name is seen; tool names in plain prose are "
-    "PE403's and those in fenced code are ignored. A skill written only for Claude Code is "
-    "reported too.",
+    "PE403's and those in fenced code are ignored. A skill is taken to be written for Claude "
+    "Code only when its description names Claude Code, and a line qualified by the harness "
+    "only when it names Claude Code itself (a table row per harness, 'In Claude Code: …'). A "
+    "one-word name ('Task', 'Read') counts only on a line that says 'tool' or names a second "
+    "tool in code, after 'use', 'call', 'run' or 'with', or as the verb opening a sentence, list item "
+    "or cell ('`Grep` the logs'); a one-word tool named alone elsewhere ('the `Read` step') is "
+    "missed.",
     check=check,
 )
