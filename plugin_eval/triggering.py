@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import groupby
 
 from plugin_eval.budgets import LISTING_CHARS
 
@@ -46,7 +47,22 @@ TRIGGER_PATTERNS: tuple[str, ...] = (
     r"(?:\s+(?:diesen|dieses|den)\s+skill|\s+ihn|\s+es)?\s*,?\s+(?:wenn|für|bei|sobald)\b",
 )
 
-TRIGGER = re.compile("|".join(f"(?:{p})" for p in TRIGGER_PATTERNS), re.IGNORECASE)
+
+def _joined(patterns: tuple[str, ...]) -> str:
+    """The alternation of ``patterns``, in their order, with one ``\\b`` in front of each run of
+    patterns that begin with it: ``\\b(?:a|b)`` matches what ``\\ba|\\bb`` matches, but ``re``
+    tests the word boundary once per position for the run, not once per pattern (this halves
+    the search of a description that has no trigger)."""
+    parts: list[str] = []
+    for bounded, run in groupby(patterns, key=lambda p: p.startswith(r"\b")):
+        if bounded:
+            parts.append(r"\b(?:" + "|".join(f"(?:{p[2:]})" for p in run) + ")")
+        else:
+            parts += [f"(?:{p})" for p in run]
+    return "|".join(parts)
+
+
+TRIGGER = re.compile(_joined(TRIGGER_PATTERNS), re.IGNORECASE)
 PROACTIVE = re.compile(r"\b(?:proactively|automatically)\b", re.IGNORECASE)
 NEGATIVE = re.compile(
     r"\b(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
@@ -177,12 +193,17 @@ class TriggerAnalysis:
 
 def words_of(text: str) -> list[str]:
     """Lowercased words; a run of CJK characters counts one word per two characters."""
+    if text.isascii():
+        # Each class of _WORD holds both cases of every letter it holds: in ASCII text it
+        # finds the same words in the lowercased text, lowercased, and none of CJK.
+        return _WORD.findall(text.lower())
     out: list[str] = []
     for w in _WORD.findall(text):
         if "\u3040" <= w[0] <= "\u9fff":
             out += [w[i : i + 2] for i in range(0, len(w), 2)]
         else:
-            out.append(w.lower().strip("'."))
+            # Only ASCII: _WORD's other words are, and begin and end with a letter, digit, + or #.
+            out.append(w.lower())
     return out
 
 
@@ -192,9 +213,12 @@ def display_width(text: str) -> int:
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ies", "es", "s"):
-        if len(word) > 4 and word.endswith(suffix) and not word.endswith("ss"):
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    """``word`` without a plural ending ("ies" becomes "y"), when it is longer than four
+    characters and does not end in "ss"."""
+    if len(word) > 4 and word[-1] == "s" and word[-2] != "s":
+        if word.endswith("ies"):
+            return word[:-3] + "y"
+        return word[:-2] if word[-2] == "e" else word[:-1]
     return word
 
 
@@ -234,12 +258,22 @@ def _is_verb(word: str) -> bool:
     return (word.endswith("ing") and len(word) > 4) or word in GENERIC_VERBS
 
 
-def _context(fragment: str, borrowed: list[str]) -> Context | None:
-    fragment = _LEAD.sub("", fragment.strip(" \t\n:-–—\"'`*")).strip()
-    if not fragment:
-        return None
-    words = [w for w in words_of(fragment) if w not in STOPWORDS]
-    if not words:
+# What a context's text is trimmed of before its lead words (_LEAD) are.
+_EDGES = " \t\n:-–—\"'`*"
+
+
+def _context(
+    fragment: str, borrowed: list[str], led: tuple[str, list[str]] | None = None
+) -> Context | None:
+    """The context ``fragment`` names, or None. ``led``, when the caller has it: the fragment
+    trimmed of its edges and lead words, and its words that are not stop words."""
+    if led is None:
+        fragment = _LEAD.sub("", fragment.strip(_EDGES)).strip()
+        words = [w for w in words_of(fragment) if w not in STOPWORDS]
+    else:
+        # Trimming white space off the ends takes no word from words_of.
+        fragment, words = led[0].strip(), led[1]
+    if not fragment or not words:
         return None
     verb: list[str] = []
     if _is_verb(words[0]):
@@ -263,24 +297,29 @@ def extract_contexts(clause: str) -> list[Context]:
     fragments = [f for f in _SPLIT.split(bare) if f and f.strip()]
     # A lone gerund ("designing, building, or reviewing APIs") shares the next object.
     contexts: list[Context] = []
-    pending: list[str] = []
+    pending: list[tuple[str, tuple[str, list[str]] | None]] = []
     for fragment in fragments:
-        core = [w for w in words_of(_LEAD.sub("", fragment.strip())) if w not in STOPWORDS]
+        trimmed = fragment.strip()
+        lead = _LEAD.sub("", trimmed)
+        core = [w for w in words_of(lead) if w not in STOPWORDS]
+        # _context reads the same words when trimming its edges leaves what strip() leaves.
+        led = (lead, core) if fragment.strip(_EDGES) == trimmed else None
         if len(core) == 1 and _is_verb(core[0]) and core[0] not in GENERIC_VERBS:
-            pending.append(fragment)
+            pending.append((fragment, led))
             continue
-        ctx = _context(fragment, [])
+        ctx = _context(fragment, [], led)
         if ctx is None:
             continue
-        objects = sorted(ctx.words - {_stem(w) for w in core[:1] if _is_verb(w)})
-        for verb_only in pending:
-            borrowed = _context(verb_only, objects)
-            if borrowed is not None:
-                contexts.append(borrowed)
-        pending = []
+        if pending:
+            objects = sorted(ctx.words - {_stem(w) for w in core[:1] if _is_verb(w)})
+            for verb_only, verb_led in pending:
+                borrowed = _context(verb_only, objects, verb_led)
+                if borrowed is not None:
+                    contexts.append(borrowed)
+            pending = []
         contexts.append(ctx)
-    for verb_only in pending:
-        ctx = _context(verb_only, [])
+    for verb_only, verb_led in pending:
+        ctx = _context(verb_only, [], verb_led)
         if ctx is not None:
             contexts.append(ctx)
     if inner.strip() and contexts:
@@ -310,25 +349,34 @@ def technical_terms(text: str) -> set[str]:
     found: set[str] = set()
     for match in _TERM.finditer(text):
         word = match.group(0)
-        # The last character before the word that is not white space, read back from it.
-        at = match.start() - 1
-        while at >= 0 and text[at].isspace():
-            at -= 1
-        sentence_start = at < 0 or text[at] in ".!?:;\n(—–-\"'"
         core = word.strip("`.-")
-        if not core:
+        if len(core) < 2:
             continue
-        marked = (
-            word.startswith("`")
-            or (any(c.isdigit() for c in core) and any(c.isalpha() for c in core))
-            or any(c in core[1:-1] for c in "/.+#")
-            or (len(core) >= 2 and core.isupper() and core.isalpha())
-            or any(c.isupper() for c in core[1:])
-            or (core[0].isupper() and not sentence_start and core.lower() not in STOPWORDS)
-        )
-        if marked and len(core) >= 2 and core.lower() not in STOPWORDS:
-            found.add(core.lower())
+        lower = core.lower()
+        if lower in STOPWORDS or lower in found:
+            continue
+        # The cheap marks first; the look back for a sentence start only when all else fails.
+        if core.isalpha():  # no digit and no '/', '.', '+' or '#'
+            marked = word[0] == "`" or core.isupper() or any(map(str.isupper, core[1:]))
+        else:
+            marked = (
+                word[0] == "`"
+                or (any(map(str.isdigit, core)) and any(map(str.isalpha, core)))
+                or any(c in core[1:-1] for c in "/.+#")
+                or any(map(str.isupper, core[1:]))
+            )
+        if marked or (core[0].isupper() and not _sentence_start(text, match.start())):
+            found.add(lower)
     return found
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    """Whether the word at ``at`` begins a sentence: the last character before it that is not
+    white space, read back from it, ends one (or there is none)."""
+    at -= 1
+    while at >= 0 and text[at].isspace():
+        at -= 1
+    return at < 0 or text[at] in ".!?:;\n(—–-\"'"
 
 
 def breadth(text: str) -> int:
