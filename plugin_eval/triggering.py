@@ -8,11 +8,12 @@ earns nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 
 from plugin_eval.budgets import LISTING_CHARS
+from plugin_eval.textsearch import LazyRegex
 
 # Clear statements of when to use a skill. Matched case-insensitively on the
 # description and ``when_to_use``; each match opens a trigger clause. They are compiled once,
@@ -62,26 +63,55 @@ def _joined(patterns: tuple[str, ...]) -> str:
     return "|".join(parts)
 
 
-TRIGGER = re.compile(_joined(TRIGGER_PATTERNS), re.IGNORECASE)
+class Caseless:
+    """A pattern matched whatever the case of the text, fast in ASCII text.
+
+    With IGNORECASE, re folds the case of every character it tries and cannot rule out an
+    alternative by its first letter at once; a description takes about twice as long to
+    search. So ASCII text is searched by the pattern compiled without it, in the lowercased
+    text: the same spans, since lower() keeps ASCII text's length and the pattern has no
+    capital letter outside an escape and no character that folds to ASCII (a test checks).
+    Other text is searched by the pattern with IGNORECASE, compiled when first needed. A
+    match's spans are those in ``text``, but its strings may be lowercased: read the text
+    by its spans.
+    """
+
+    __slots__ = ("cased", "caseless")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.cased = re.compile(source, flags)
+        self.caseless = LazyRegex(source, flags | re.IGNORECASE)
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        if text.isascii():
+            return self.cased.search(text.lower(), pos)
+        return self.caseless.rx.search(text, pos)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        if text.isascii():
+            return self.cased.finditer(text.lower())
+        return self.caseless.rx.finditer(text)
+
+
+TRIGGER = Caseless(_joined(TRIGGER_PATTERNS))
 PROACTIVE = re.compile(r"\b(?:proactively|automatically)\b", re.IGNORECASE)
-NEGATIVE = re.compile(
+_PROACTIVE = Caseless(PROACTIVE.pattern)
+NEGATIVE = Caseless(
     r"\b(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
     r"use\s+\S+\s+instead|rather\s+than|not\s+intended\s+for|skip\s+(?:it|this)\s+(?:when|for))\b"
-    r"|不适用|不要用于",
-    re.IGNORECASE,
+    r"|不适用|不要用于"
 )
-SITUATION = re.compile(r"\bwhen(?:ever)?\b|\bif\s+you\b|\bwhile\b", re.IGNORECASE)
+SITUATION = Caseless(r"\bwhen(?:ever)?\b|\bif\s+you\b|\bwhile\b")
 # Naming where another tool takes over: "For quick lookups use gget", "…; otherwise use X".
-ALTERNATIVE = re.compile(
+ALTERNATIVE = Caseless(
     r"\b(?:for|to)\s+[^.;:!?]{3,80}?,?\s+(?:use|prefer|see)\s+(?:the\s+)?`?[\w.-]+|"
-    r"\botherwise\s+use\b|\bnot\s+(?:a|an)\s+replacement\s+for\b",
-    re.IGNORECASE,
+    r"\botherwise\s+use\b|\bnot\s+(?:a|an)\s+replacement\s+for\b"
 )
 # A quantifier over a whole class of requests ("any question", "all AI tasks", "every
 # conversation"): a condition that holds for nearly every prompt separates nothing.
 # A claim to be picked before, or instead of, every other skill whatever the request: it
 # takes routing from every neighbour instead of separating the skill's requests from theirs.
-PRECEDENCE = re.compile(
+PRECEDENCE = Caseless(
     r"""\b(?:
        (?:highest|top)[\s-]+priority
      | default[\s-]+(?:tool|skill|choice|option)
@@ -92,11 +122,11 @@ PRECEDENCE = re.compile(
        (?:first|before\s+(?:any|all|every|other))
      | (?:before|instead\s+of)\s+(?:any|all|every)\s+other\s+(?:tools?|skills?)
     )""",
-    re.IGNORECASE | re.VERBOSE,
+    re.VERBOSE,
 )
 # The top of the rubric's "weak" band (precision failure: fires on clearly wrong prompts).
 PRECEDENCE_CEILING = 0.39
-_QUANTIFIER = re.compile(r"\b(?:any|all|every|anything|everything|whatever)\b", re.IGNORECASE)
+_QUANTIFIER = Caseless(r"\b(?:any|all|every|anything|everything|whatever)\b")
 # Technical terms: words a router can match on that ordinary prose does not contain. A word
 # counts when its form marks it (an inner capital, a digit, an inner '/', '.', '+' or '#', all
 # capitals) or when it is capitalised away from the start of a sentence (a product name). A
@@ -109,15 +139,32 @@ _TERM = re.compile(
     r"(?:[A-Za-z0-9][\w+#.-]*(?:/[\w+#.-]+)*)(?![\w`])|`[^`\n]{1,60}`"
 )
 
+# A sentence ends at '.', '!' or '?' before white space (not in "e.g.", "i.e.", "etc." or after
+# an initial), at a blank line, or at a full-width '。', '!' or '?'. The pattern begins with
+# the one class of every character an end can begin with, so that re skips to them; the
+# alternatives then read back over that character ('.' in a look-behind is that character).
+# The same as r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]",
+# which tries its four look-behinds at every position of the text.
 _SENTENCE_END = re.compile(
-    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]"
+    r"[.!?。!?\n](?:(?<=[.!?。!?])(?<!\be\.g.)(?<!\bi\.e.)(?<!\betc.)(?<!\b[A-Z].)(?=\s|$)"
+    r"|(?<=\n)\s*\n|(?<=[。!?]))"
 )
 _PAREN = re.compile(r"\([^()]*\)|（[^（）]*）")
+# Where a clause splits into contexts: at ';', ',' or '、' with the white space around it, at
+# "or" (or "and", "plus" … before "when", "for" … or a gerund) between white space, and at
+# 和/或/及/以及 after a CJK character. The same as
+#   \s*[;;,,、]\s*|(?i:\s+(?:or|and|and/or|as\s+well\s+as|plus)\s+(?=…)|\s+or\s+)
+#   |(?<=[\u4e00-\u9fff])(?:和|或|及|以及)
+# but it begins with the one class of every character a split can begin with, so that re
+# skips to them; each alternative then reads back over that character (a white space
+# character begins "\s*" or "\s+", a ';' has no white space before it, and so on).
 # Case is ignored in the English part only: CJK has no case, and folding the case of the
 # CJK range would cost ~1.5 ms of every start to compile.
 _SPLIT = re.compile(
-    r"\s*[;;,,、]\s*|(?i:\s+(?:or|and|and/or|as\s+well\s+as|plus)\s+(?=(?:when(?:ever)?|for|if|"
-    r"while|during|to|before|after|you)\b|\w+ing\b)|\s+or\s+)|(?<=[\u4e00-\u9fff])(?:和|或|及|以及)"
+    r"[\s;;,,、和或及以](?:(?<=\s)\s*[;;,,、]\s*|(?<=[;;,,、])\s*"
+    r"|(?i:(?<=\s)\s*(?:or|and|and/or|as\s+well\s+as|plus)\s+(?=(?:when(?:ever)?|for|if|"
+    r"while|during|to|before|after|you)\b|\w+ing\b)|(?<=\s)\s*or\s+)"
+    r"|(?<=[\u4e00-\u9fff][和或及])|(?<=[\u4e00-\u9fff]以)及)"
 )
 _LEAD = re.compile(
     r"^(?:(?:or|and|also|when(?:ever)?|for|to|if|while|during|before|after|on|in|"
@@ -224,25 +271,24 @@ def _stem(word: str) -> str:
 
 def find_trigger(text: str, pos: int = 0) -> re.Match[str] | None:
     """The first clear statement of when to use the skill, at or after ``pos``."""
-    return TRIGGER.search(text, pos)
+    return TRIGGER.caseless.rx.search(text, pos)
 
 
 def _clauses(text: str, first: re.Match[str] | None) -> list[str]:
     """The text of every trigger clause: from each trigger phrase to the end of its sentence.
 
-    ``first`` is ``find_trigger(text)``, which the caller needs as well.
+    ``first`` is ``TRIGGER.search(text)``, which the caller needs as well.
     """
     clauses: list[str] = []
     pos = 0
     match = first
     while pos < len(text):
         if pos:
-            match = find_trigger(text, pos)
+            match = TRIGGER.search(text, pos)
         if match is None:
             break
         start = match.end()
-        groups = match.groupdict()
-        inner = groups.get("inner") or groups.get("inner2") or groups.get("pre")
+        inner = _inner(match, text)
         if inner:  # "当…时使用", "When …, use this skill": the situation sits inside the phrase
             clauses.append(inner)
         end_match = _SENTENCE_END.search(text, start)
@@ -252,6 +298,15 @@ def _clauses(text: str, first: re.Match[str] | None) -> list[str]:
         clauses.append(text[start:end])
         pos = max(end, start + 1)
     return clauses
+
+
+def _inner(match: re.Match[str], text: str) -> str | None:
+    """The situation a trigger ``match`` in ``text`` holds inside it, if any (read by its span:
+    the match may be one in the lowercased text)."""
+    for group in ("inner", "inner2", "pre"):
+        if match.start(group) >= 0:  # each takes a character or more, in its own alternative
+            return text[match.start(group) : match.end(group)]
+    return None
 
 
 def _is_verb(word: str) -> bool:
@@ -292,8 +347,11 @@ def _context(
 
 def extract_contexts(clause: str) -> list[Context]:
     """Split one trigger clause into contexts, however they are joined."""
-    inner = " ".join(m.group(0)[1:-1] for m in _PAREN.finditer(clause))
-    bare = _PAREN.sub(" ", clause)
+    if "(" in clause or "（" in clause:  # what every _PAREN match begins with
+        inner = " ".join(m.group(0)[1:-1] for m in _PAREN.finditer(clause))
+        bare = _PAREN.sub(" ", clause)
+    else:
+        inner, bare = "", clause
     fragments = [f for f in _SPLIT.split(bare) if f and f.strip()]
     # A lone gerund ("designing, building, or reviewing APIs") shares the next object.
     contexts: list[Context] = []
@@ -383,10 +441,12 @@ def breadth(text: str) -> int:
     """How many quantifiers claim a whole class of requests ("any question", "all tasks")."""
     count = 0
     for match in _QUANTIFIER.finditer(text):
-        following = [w for w in words_of(text[match.end() : match.end() + 60])][:3]
-        if match.group(0).lower() in ("anything", "everything", "whatever") or any(
-            _stem(w) in _BROAD_NOUNS for w in following
-        ):
+        following = words_of(text[match.end() : match.end() + 60])[:3]
+        if text[match.start() : match.end()].lower() in (
+            "anything",
+            "everything",
+            "whatever",
+        ) or any(_stem(w) in _BROAD_NOUNS for w in following):
             count += 1
     return count
 
@@ -413,8 +473,9 @@ def analyse(
 
     both = text + " " + extra
     negative = NEGATIVE.search(both) is not None
-    proactive = PROACTIVE.search(both) is not None
-    claim = PRECEDENCE.search(both)
+    proactive = _PROACTIVE.search(both) is not None
+    found = PRECEDENCE.search(both)
+    claim = " ".join(both[found.start() : found.end()].split()) if found is not None else None
 
     def result(
         score: float,
@@ -427,7 +488,7 @@ def analyse(
             # Never a good trigger: it would fire on every neighbour's requests.
             contributions.append(
                 Contribution(
-                    f"claims precedence over every other skill ('{' '.join(claim.group(0).split())}'"
+                    f"claims precedence over every other skill ('{claim}'"
                     "): it would fire on its neighbours' requests",
                     round(PRECEDENCE_CEILING - score, 4),
                 )
@@ -443,7 +504,7 @@ def analyse(
             score=round(min(1.0, max(0.0, score)), 4),
             band=band,
             contributions=tuple(contributions),
-            precedence=" ".join(claim.group(0).split()) if claim is not None else None,
+            precedence=claim,
         )
 
     content = [w for w in words_of(text) if w not in STOPWORDS]
@@ -464,11 +525,11 @@ def analyse(
         )
         return result(0.10, "unusable")
 
-    phrase_match = find_trigger(text)
+    phrase_match = TRIGGER.search(text)
     clauses = _clauses(text, phrase_match)
     if extra:
         clauses.append(extra)
-    phrase = _phrase(phrase_match) if phrase_match else ("when_to_use" if extra else None)
+    phrase = _phrase(phrase_match, text) if phrase_match else ("when_to_use" if extra else None)
     all_contexts: list[Context] = []
     for clause in clauses:
         all_contexts += extract_contexts(clause)
@@ -627,12 +688,12 @@ def _untriggered(
     return result(score, "weak" if score < 0.40 else "partial")
 
 
-def _phrase(match: re.Match[str]) -> str:
-    """The trigger words themselves, without a situation captured inside the match."""
-    pre = match.groupdict().get("pre")
-    if pre:
-        return match.group(0)[match.end("pre") - match.start() :].lstrip(" ,")
-    return match.group(0).strip()
+def _phrase(match: re.Match[str], text: str) -> str:
+    """The trigger words themselves, without a situation captured inside the match (read in
+    ``text`` by their span: the match may be one in the lowercased text)."""
+    if match.start("pre") >= 0:
+        return text[match.end("pre") : match.end()].lstrip(" ,")
+    return text[match.start() : match.end()].strip()
 
 
 def _quote(contexts: list[Context] | tuple[Context, ...], limit: int = 4) -> str:
