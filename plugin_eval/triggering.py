@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from plugin_eval.budgets import LISTING_CHARS
-from plugin_eval.textsearch import LazyRegex
+from plugin_eval.textsearch import LazyRegex, at_word_starts
 
 # Clear statements of when to use a skill. Matched case-insensitively on the
 # description and ``when_to_use``; each match opens a trigger clause. They are compiled once,
@@ -74,34 +74,44 @@ class Caseless:
     Other text is searched by the pattern with IGNORECASE, compiled when first needed. A
     match's spans are those in ``text``, but its strings may be lowercased: read the text
     by its spans.
+
+    ``word_start``: the pattern is ``\\b`` + ``source``, whose matches begin with a word
+    character; ASCII text is searched for ``source`` alone, which re can skip through by the
+    first letters of its alternatives, and each match is kept only at a word start
+    (textsearch.at_word_starts).
     """
 
-    __slots__ = ("cased", "caseless")
+    __slots__ = ("cased", "caseless", "word_start")
 
-    def __init__(self, source: str, flags: int = 0) -> None:
+    def __init__(self, source: str, flags: int = 0, *, word_start: bool = False) -> None:
         self.cased = re.compile(source, flags)
-        self.caseless = LazyRegex(source, flags | re.IGNORECASE)
+        self.caseless = LazyRegex(r"\b" + source if word_start else source, flags | re.I)
+        self.word_start = word_start
 
     def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        if text.isascii():
-            return self.cased.search(text.lower(), pos)
-        return self.caseless.rx.search(text, pos)
+        if not text.isascii():
+            return self.caseless.rx.search(text, pos)
+        if self.word_start:
+            return next(at_word_starts(self.cased, text.lower(), pos), None)
+        return self.cased.search(text.lower(), pos)
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        if text.isascii():
-            return self.cased.finditer(text.lower())
-        return self.caseless.rx.finditer(text)
+        if not text.isascii():
+            return self.caseless.rx.finditer(text)
+        if self.word_start:
+            return at_word_starts(self.cased, text.lower())
+        return self.cased.finditer(text.lower())
 
 
 TRIGGER = Caseless(_joined(TRIGGER_PATTERNS))
-PROACTIVE = re.compile(r"\b(?:proactively|automatically)\b", re.IGNORECASE)
-_PROACTIVE = Caseless(PROACTIVE.pattern)
+_PROACTIVE = Caseless(r"(?:proactively|automatically)\b", word_start=True)
+PROACTIVE = re.compile(r"\b" + _PROACTIVE.cased.pattern, re.IGNORECASE)
 NEGATIVE = Caseless(
     r"\b(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
     r"use\s+\S+\s+instead|rather\s+than|not\s+intended\s+for|skip\s+(?:it|this)\s+(?:when|for))\b"
     r"|不适用|不要用于"
 )
-SITUATION = Caseless(r"\bwhen(?:ever)?\b|\bif\s+you\b|\bwhile\b")
+SITUATION = Caseless(r"(?:when(?:ever)?|if\s+you|while)\b", word_start=True)
 # Naming where another tool takes over: "For quick lookups use gget", "…; otherwise use X".
 ALTERNATIVE = Caseless(
     r"\b(?:for|to)\s+[^.;:!?]{3,80}?,?\s+(?:use|prefer|see)\s+(?:the\s+)?`?[\w.-]+|"
@@ -126,7 +136,7 @@ PRECEDENCE = Caseless(
 )
 # The top of the rubric's "weak" band (precision failure: fires on clearly wrong prompts).
 PRECEDENCE_CEILING = 0.39
-_QUANTIFIER = Caseless(r"\b(?:any|all|every|anything|everything|whatever)\b")
+_QUANTIFIER = Caseless(r"(?:any|all|every|anything|everything|whatever)\b", word_start=True)
 # Technical terms: words a router can match on that ordinary prose does not contain. A word
 # counts when its form marks it (an inner capital, a digit, an inner '/', '.', '+' or '#', all
 # capitals) or when it is capitalised away from the start of a sentence (a product name). A
@@ -260,6 +270,8 @@ def words_of(text: str) -> list[str]:
 
 def display_width(text: str) -> int:
     """Length with wide (CJK) characters counted twice, so short Chinese text is not 'empty'."""
+    if text.isascii():  # known at once (str keeps it): no character to count twice
+        return len(text)
     return len(text) + sum(1 for ch in text if "\u3040" <= ch <= "\u9fff")
 
 
@@ -399,9 +411,10 @@ def distinct(contexts: list[Context]) -> list[Context]:
     for ctx in contexts:
         words = ctx.words
         for seen in kept:
+            if words.isdisjoint(seen.words):
+                continue  # no word in common (nor any word at all): not a repeat
             common = len(words & seen.words)
-            union = len(words) + len(seen.words) - common  # the size of their union
-            if union and common / union >= 0.75:
+            if common / (len(words) + len(seen.words) - common) >= 0.75:  # of their union
                 break
         else:
             kept.append(ctx)
@@ -412,7 +425,7 @@ def technical_terms(text: str) -> set[str]:
     """Distinct technical terms of ``text`` (see _TERM), lowercased."""
     found: set[str] = set()
     for match in _TERM.finditer(text):
-        word = match.group(0)
+        word = match[0]
         core = word.strip("`.-")
         if len(core) < 2:
             continue
@@ -421,7 +434,10 @@ def technical_terms(text: str) -> set[str]:
             continue
         # The cheap marks first; the look back for a sentence start only when all else fails.
         if core.isalpha():  # no digit and no '/', '.', '+' or '#'
-            marked = word[0] == "`" or core.isupper() or any(map(str.isupper, core[1:]))
+            # (A lowercase tail holds no capital, and then the word is not all capitals.)
+            marked = word[0] == "`" or (
+                not core[1:].islower() and (core.isupper() or any(map(str.isupper, core[1:])))
+            )
         else:
             marked = (
                 word[0] == "`"

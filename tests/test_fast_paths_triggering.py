@@ -35,6 +35,7 @@ from plugin_eval.triggering import (
     _inner,
     _phrase,
     _stem,
+    display_width,
     find_trigger,
     technical_terms,
     words_of,
@@ -46,6 +47,11 @@ PLAIN_TRIGGER = re.compile("|".join(f"(?:{p})" for p in TRIGGER_PATTERNS), re.IG
 PLAIN_SENTENCE_END = re.compile(
     r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]"
 )
+PLAIN_WORD_STARTS = {  # the patterns given to Caseless with word_start, as first written
+    "PROACTIVE": re.compile(r"\b(?:proactively|automatically)\b", re.IGNORECASE),
+    "SITUATION": re.compile(r"\bwhen(?:ever)?\b|\bif\s+you\b|\bwhile\b", re.IGNORECASE),
+    "QUANTIFIER": re.compile(r"\b(?:any|all|every|anything|everything|whatever)\b", re.IGNORECASE),
+}
 PLAIN_TERM = re.compile(
     r"(?<![\w`])(?=[\w+#./-]*(?:[A-Z0-9/.+#]|[^\x00-\x7f]))"
     r"(?:[A-Za-z0-9][\w+#.-]*(?:/[\w+#.-]+)*)(?![\w`])|`[^`\n]{1,60}`"
@@ -196,6 +202,15 @@ def test_caseless_patterns_have_no_capital_and_nothing_that_folds_to_ascii() -> 
 
 
 @settings(max_examples=800, deadline=None)
+@given(CASELESS_TEXT)
+def test_word_start_patterns_are_the_plain_ones(text: str) -> None:
+    for name, plain in PLAIN_WORD_STARTS.items():
+        caseless = CASELESS[name]
+        assert caseless.word_start, name
+        assert spans(caseless.caseless.rx.finditer(text)) == spans(plain.finditer(text)), name
+
+
+@settings(max_examples=800, deadline=None)
 @given(CASELESS_TEXT, st.integers(0, 30))
 def test_caseless_searches_find_what_ignorecase_finds(text: str, pos: int) -> None:
     for name, caseless in CASELESS.items():
@@ -272,6 +287,7 @@ WORD_TEXT = st.lists(
 @given(WORD_TEXT)
 def test_words_are_the_plain_ways(text: str) -> None:
     assert words_of(text) == plain_words_of(text)
+    assert display_width(text) == len(text) + sum(1 for ch in text if "\u3040" <= ch <= "\u9fff")
 
 
 TERM_TEXT = st.lists(
