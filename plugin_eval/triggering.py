@@ -106,10 +106,17 @@ class Caseless:
 TRIGGER = Caseless(_joined(TRIGGER_PATTERNS))
 _PROACTIVE = Caseless(r"(?:proactively|automatically)\b", word_start=True)
 PROACTIVE = re.compile(r"\b" + _PROACTIVE.cased.pattern, re.IGNORECASE)
-NEGATIVE = Caseless(
-    r"\b(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
-    r"use\s+\S+\s+instead|rather\s+than|not\s+intended\s+for|skip\s+(?:it|this)\s+(?:when|for))\b"
-    r"|不适用|不要用于"
+# Saying when not to use it; a description says so when either pattern matches. (The
+# English words begin at a word start, the Chinese ones anywhere: apart, the first are
+# searched at word starts.)
+NEGATIVE = (
+    Caseless(
+        r"(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
+        r"use\s+\S+\s+instead|rather\s+than|not\s+intended\s+for|skip\s+(?:it|this)\s+"
+        r"(?:when|for))\b",
+        word_start=True,
+    ),
+    Caseless(r"不适用|不要用于"),
 )
 SITUATION = Caseless(r"(?:when(?:ever)?|if\s+you|while)\b", word_start=True)
 # Naming where another tool takes over: "For quick lookups use gget", "…; otherwise use X".
@@ -494,7 +501,7 @@ def analyse(
     contributions: list[Contribution] = []
 
     both = text + " " + extra
-    negative = NEGATIVE.search(both) is not None
+    negative = any(pattern.search(both) is not None for pattern in NEGATIVE)
     proactive = _PROACTIVE.search(both) is not None
     found = PRECEDENCE.search(both)
     claim = " ".join(both[found.start() : found.end()].split()) if found is not None else None

@@ -47,10 +47,22 @@ PLAIN_TRIGGER = re.compile("|".join(f"(?:{p})" for p in TRIGGER_PATTERNS), re.IG
 PLAIN_SENTENCE_END = re.compile(
     r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]"
 )
+PLAIN_NEGATIVE = re.compile(
+    r"\b(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
+    r"use\s+\S+\s+instead|rather\s+than|not\s+intended\s+for|skip\s+(?:it|this)\s+(?:when|for))\b"
+    r"|不适用|不要用于",
+    re.IGNORECASE,
+)
 PLAIN_WORD_STARTS = {  # the patterns given to Caseless with word_start, as first written
     "PROACTIVE": re.compile(r"\b(?:proactively|automatically)\b", re.IGNORECASE),
     "SITUATION": re.compile(r"\bwhen(?:ever)?\b|\bif\s+you\b|\bwhile\b", re.IGNORECASE),
     "QUANTIFIER": re.compile(r"\b(?:any|all|every|anything|everything|whatever)\b", re.IGNORECASE),
+    "NEGATIVE": re.compile(
+        r"\b(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
+        r"use\s+\S+\s+instead|rather\s+than|not\s+intended\s+for|skip\s+(?:it|this)\s+"
+        r"(?:when|for))\b",
+        re.IGNORECASE,
+    ),
 }
 PLAIN_TERM = re.compile(
     r"(?<![\w`])(?=[\w+#./-]*(?:[A-Z0-9/.+#]|[^\x00-\x7f]))"
@@ -63,7 +75,8 @@ PLAIN_SPLIT = re.compile(
 CASELESS: dict[str, Caseless] = {
     "TRIGGER": TRIGGER,
     "PROACTIVE": _PROACTIVE,
-    "NEGATIVE": NEGATIVE,
+    "NEGATIVE": NEGATIVE[0],
+    "NEGATIVE_CJK": NEGATIVE[1],
     "SITUATION": SITUATION,
     "ALTERNATIVE": ALTERNATIVE,
     "PRECEDENCE": PRECEDENCE,
@@ -208,6 +221,13 @@ def test_word_start_patterns_are_the_plain_ones(text: str) -> None:
         caseless = CASELESS[name]
         assert caseless.word_start, name
         assert spans(caseless.caseless.rx.finditer(text)) == spans(plain.finditer(text)), name
+
+
+@settings(max_examples=800, deadline=None)
+@given(CASELESS_TEXT)
+def test_a_negative_is_found_by_one_of_the_two_patterns_or_by_neither(text: str) -> None:
+    found = any(pattern.search(text) is not None for pattern in NEGATIVE)
+    assert found == (PLAIN_NEGATIVE.search(text) is not None)
 
 
 @settings(max_examples=800, deadline=None)
@@ -371,6 +391,8 @@ def test_corpus_descriptions_read_as_the_plain_ways(corpus: list[str]) -> None:
     for text in corpus:
         for fast, plain in checks:
             assert fast(text) == plain(text), text
+        negative = any(pattern.search(text) is not None for pattern in NEGATIVE)
+        assert negative == (PLAIN_NEGATIVE.search(text) is not None), text
         for name, caseless in CASELESS.items():
             assert spans(caseless.finditer(text)) == spans(caseless.caseless.rx.finditer(text)), (
                 name,
