@@ -270,7 +270,8 @@ def words_of(text: str) -> list[str]:
         if "\u3040" <= w[0] <= "\u9fff":
             out += [w[i : i + 2] for i in range(0, len(w), 2)]
         else:
-            # Only ASCII: _WORD's other words are, and begin and end with a letter, digit, + or #.
+            # _WORD's other words are ASCII and begin and end with a letter, digit, + or #:
+            # there is nothing to strip, only the case to lower.
             out.append(w.lower())
     return out
 
