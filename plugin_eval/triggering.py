@@ -8,10 +8,12 @@ earns nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import groupby
 
 from plugin_eval.budgets import LISTING_CHARS
+from plugin_eval.textsearch import LazyRegex, at_word_starts
 
 # Clear statements of when to use a skill. Matched case-insensitively on the
 # description and ``when_to_use``; each match opens a trigger clause. They are compiled once,
@@ -46,26 +48,87 @@ TRIGGER_PATTERNS: tuple[str, ...] = (
     r"(?:\s+(?:diesen|dieses|den)\s+skill|\s+ihn|\s+es)?\s*,?\s+(?:wenn|für|bei|sobald)\b",
 )
 
-TRIGGER = re.compile("|".join(f"(?:{p})" for p in TRIGGER_PATTERNS), re.IGNORECASE)
-PROACTIVE = re.compile(r"\b(?:proactively|automatically)\b", re.IGNORECASE)
-NEGATIVE = re.compile(
-    r"\b(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
-    r"use\s+\S+\s+instead|rather\s+than|not\s+intended\s+for|skip\s+(?:it|this)\s+(?:when|for))\b"
-    r"|不适用|不要用于",
-    re.IGNORECASE,
+
+def _joined(patterns: tuple[str, ...]) -> str:
+    """The alternation of ``patterns``, in their order, with one ``\\b`` in front of each run of
+    patterns that begin with it: ``\\b(?:a|b)`` matches what ``\\ba|\\bb`` matches, but ``re``
+    tests the word boundary once per position for the run, not once per pattern (this halves
+    the search of a description that has no trigger)."""
+    parts: list[str] = []
+    for bounded, run in groupby(patterns, key=lambda p: p.startswith(r"\b")):
+        if bounded:
+            parts.append(r"\b(?:" + "|".join(f"(?:{p[2:]})" for p in run) + ")")
+        else:
+            parts += [f"(?:{p})" for p in run]
+    return "|".join(parts)
+
+
+class Caseless:
+    """A pattern matched whatever the case of the text, fast in ASCII text.
+
+    With IGNORECASE, re folds the case of every character it tries and cannot rule out an
+    alternative by its first letter at once; a description takes about twice as long to
+    search. So ASCII text is searched by the pattern compiled without it, in the lowercased
+    text: the same spans, since lower() keeps ASCII text's length and the pattern has no
+    capital letter outside an escape and no character that folds to ASCII (a test checks).
+    Other text is searched by the pattern with IGNORECASE, compiled when first needed. A
+    match's spans are those in ``text``, but its strings may be lowercased: read the text
+    by its spans.
+
+    ``word_start``: the pattern is ``\\b`` + ``source``, whose matches begin with a word
+    character; ASCII text is searched for ``source`` alone, which re can skip through by the
+    first letters of its alternatives, and each match is kept only at a word start
+    (textsearch.at_word_starts).
+    """
+
+    __slots__ = ("cased", "caseless", "word_start")
+
+    def __init__(self, source: str, flags: int = 0, *, word_start: bool = False) -> None:
+        self.cased = re.compile(source, flags)
+        self.caseless = LazyRegex(r"\b" + source if word_start else source, flags | re.I)
+        self.word_start = word_start
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        if not text.isascii():
+            return self.caseless.rx.search(text, pos)
+        if self.word_start:
+            return next(at_word_starts(self.cased, text.lower(), pos), None)
+        return self.cased.search(text.lower(), pos)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        if not text.isascii():
+            return self.caseless.rx.finditer(text)
+        if self.word_start:
+            return at_word_starts(self.cased, text.lower())
+        return self.cased.finditer(text.lower())
+
+
+TRIGGER = Caseless(_joined(TRIGGER_PATTERNS))
+_PROACTIVE = Caseless(r"(?:proactively|automatically)\b", word_start=True)
+PROACTIVE = re.compile(r"\b" + _PROACTIVE.cased.pattern, re.IGNORECASE)
+# Saying when not to use it; a description says so when either pattern matches. (The
+# English words begin at a word start, the Chinese ones anywhere: apart, the first are
+# searched at word starts.)
+NEGATIVE = (
+    Caseless(
+        r"(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
+        r"use\s+\S+\s+instead|rather\s+than|not\s+intended\s+for|skip\s+(?:it|this)\s+"
+        r"(?:when|for))\b",
+        word_start=True,
+    ),
+    Caseless(r"不适用|不要用于"),
 )
-SITUATION = re.compile(r"\bwhen(?:ever)?\b|\bif\s+you\b|\bwhile\b", re.IGNORECASE)
+SITUATION = Caseless(r"(?:when(?:ever)?|if\s+you|while)\b", word_start=True)
 # Naming where another tool takes over: "For quick lookups use gget", "…; otherwise use X".
-ALTERNATIVE = re.compile(
+ALTERNATIVE = Caseless(
     r"\b(?:for|to)\s+[^.;:!?]{3,80}?,?\s+(?:use|prefer|see)\s+(?:the\s+)?`?[\w.-]+|"
-    r"\botherwise\s+use\b|\bnot\s+(?:a|an)\s+replacement\s+for\b",
-    re.IGNORECASE,
+    r"\botherwise\s+use\b|\bnot\s+(?:a|an)\s+replacement\s+for\b"
 )
 # A quantifier over a whole class of requests ("any question", "all AI tasks", "every
 # conversation"): a condition that holds for nearly every prompt separates nothing.
 # A claim to be picked before, or instead of, every other skill whatever the request: it
 # takes routing from every neighbour instead of separating the skill's requests from theirs.
-PRECEDENCE = re.compile(
+PRECEDENCE = Caseless(
     r"""\b(?:
        (?:highest|top)[\s-]+priority
      | default[\s-]+(?:tool|skill|choice|option)
@@ -76,32 +139,53 @@ PRECEDENCE = re.compile(
        (?:first|before\s+(?:any|all|every|other))
      | (?:before|instead\s+of)\s+(?:any|all|every)\s+other\s+(?:tools?|skills?)
     )""",
-    re.IGNORECASE | re.VERBOSE,
+    re.VERBOSE,
 )
 # The top of the rubric's "weak" band (precision failure: fires on clearly wrong prompts).
 PRECEDENCE_CEILING = 0.39
-_QUANTIFIER = re.compile(r"\b(?:any|all|every|anything|everything|whatever)\b", re.IGNORECASE)
+_QUANTIFIER = Caseless(r"(?:any|all|every|anything|everything|whatever)\b", word_start=True)
 # Technical terms: words a router can match on that ordinary prose does not contain. A word
 # counts when its form marks it (an inner capital, a digit, an inner '/', '.', '+' or '#', all
 # capitals) or when it is capitalised away from the start of a sentence (a product name). A
 # word with none of the characters any of those needs (a capital, a digit, '/', '.', '+',
 # '#', or any letter outside ASCII) is passed over by the lookahead, in the regex engine.
 # (A non-ASCII letter is "[^\x00-\x7f]": the same set as the range \x80-\U0010ffff, which
-# costs ~2 ms of every start to compile.)
+# costs ~2 ms of every start to compile.) The lookahead reads the run of the word's
+# characters ([\w+#./-]) for one of those; the only ones it may pass are [a-z_-], so it
+# reads those possessively and tests the character after them once, not again after
+# giving back each (the same as "(?=[\w+#./-]*(?:…))", in about half the time).
 _TERM = re.compile(
-    r"(?<![\w`])(?=[\w+#./-]*(?:[A-Z0-9/.+#]|[^\x00-\x7f]))"
+    r"(?<![\w`])(?=[a-z_-]*+(?:[A-Z0-9/.+#]|[^\x00-\x7f]))"
     r"(?:[A-Za-z0-9][\w+#.-]*(?:/[\w+#.-]+)*)(?![\w`])|`[^`\n]{1,60}`"
 )
 
+# A sentence ends at '.', '!' or '?' before white space (not in "e.g.", "i.e.", "etc." or after
+# an initial), at a blank line, or at a full-width '。', '!' or '?'. The pattern begins with
+# the one class of every character an end can begin with, so that re skips to them; the
+# alternatives then read back over that character ('.' in a look-behind is that character).
+# The same as r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]",
+# which tries its four look-behinds at every position of the text.
 _SENTENCE_END = re.compile(
-    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]"
+    r"[.!?。!?\n](?:(?<=[.!?。!?])(?<!\be\.g.)(?<!\bi\.e.)(?<!\betc.)(?<!\b[A-Z].)(?=\s|$)"
+    r"|(?<=\n)\s*\n|(?<=[。!?]))"
 )
 _PAREN = re.compile(r"\([^()]*\)|（[^（）]*）")
+# Where a clause splits into contexts: at ';', ',' or '、' with the white space around it, at
+# "or" (or "and", "plus" … before "when", "for" … or a gerund) between white space, and at
+# 和/或/及/以及 after a CJK character. The same as
+#   \s*[;;,,、]\s*|(?i:\s+(?:or|and|and/or|as\s+well\s+as|plus)\s+(?=…)|\s+or\s+)
+#   |(?<=[\u4e00-\u9fff])(?:和|或|及|以及)
+# but it begins with the one class of every character a split can begin with, so that re
+# skips to them; each alternative then reads back over that character (a white space
+# character begins "\s*" or "\s+", a ';' has no white space before it, and so on). The CJK
+# range is written once: each copy costs ~0.7 ms of every start to compile.
 # Case is ignored in the English part only: CJK has no case, and folding the case of the
 # CJK range would cost ~1.5 ms of every start to compile.
 _SPLIT = re.compile(
-    r"\s*[;;,,、]\s*|(?i:\s+(?:or|and|and/or|as\s+well\s+as|plus)\s+(?=(?:when(?:ever)?|for|if|"
-    r"while|during|to|before|after|you)\b|\w+ing\b)|\s+or\s+)|(?<=[\u4e00-\u9fff])(?:和|或|及|以及)"
+    r"[\s;;,,、和或及以](?:(?<=\s)\s*[;;,,、]\s*|(?<=[;;,,、])\s*"
+    r"|(?i:(?<=\s)\s*(?:or|and|and/or|as\s+well\s+as|plus)\s+(?=(?:when(?:ever)?|for|if|"
+    r"while|during|to|before|after|you)\b|\w+ing\b)|(?<=\s)\s*or\s+)"
+    r"|(?<=[\u4e00-\u9fff][和或及以])(?:(?<!以)|及))"
 )
 _LEAD = re.compile(
     r"^(?:(?:or|and|also|when(?:ever)?|for|to|if|while|during|before|after|on|in|"
@@ -177,48 +261,58 @@ class TriggerAnalysis:
 
 def words_of(text: str) -> list[str]:
     """Lowercased words; a run of CJK characters counts one word per two characters."""
+    if text.isascii():
+        # Each class of _WORD holds both cases of every letter it holds: in ASCII text it
+        # finds the same words in the lowercased text, lowercased, and none of CJK.
+        return _WORD.findall(text.lower())
     out: list[str] = []
     for w in _WORD.findall(text):
         if "\u3040" <= w[0] <= "\u9fff":
             out += [w[i : i + 2] for i in range(0, len(w), 2)]
         else:
-            out.append(w.lower().strip("'."))
+            # _WORD's other words are ASCII and begin and end with a letter, digit, + or #:
+            # there is nothing to strip, only the case to lower.
+            out.append(w.lower())
     return out
 
 
 def display_width(text: str) -> int:
     """Length with wide (CJK) characters counted twice, so short Chinese text is not 'empty'."""
+    if text.isascii():  # known at once (str keeps it): no character to count twice
+        return len(text)
     return len(text) + sum(1 for ch in text if "\u3040" <= ch <= "\u9fff")
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ies", "es", "s"):
-        if len(word) > 4 and word.endswith(suffix) and not word.endswith("ss"):
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    """``word`` without a plural ending ("ies" becomes "y"), when it is longer than four
+    characters and does not end in "ss"."""
+    if len(word) > 4 and word[-1] == "s" and word[-2] != "s":
+        if word.endswith("ies"):
+            return word[:-3] + "y"
+        return word[:-2] if word[-2] == "e" else word[:-1]
     return word
 
 
 def find_trigger(text: str, pos: int = 0) -> re.Match[str] | None:
     """The first clear statement of when to use the skill, at or after ``pos``."""
-    return TRIGGER.search(text, pos)
+    return TRIGGER.caseless.rx.search(text, pos)
 
 
 def _clauses(text: str, first: re.Match[str] | None) -> list[str]:
     """The text of every trigger clause: from each trigger phrase to the end of its sentence.
 
-    ``first`` is ``find_trigger(text)``, which the caller needs as well.
+    ``first`` is ``TRIGGER.search(text)``, which the caller needs as well.
     """
     clauses: list[str] = []
     pos = 0
     match = first
     while pos < len(text):
         if pos:
-            match = find_trigger(text, pos)
+            match = TRIGGER.search(text, pos)
         if match is None:
             break
         start = match.end()
-        groups = match.groupdict()
-        inner = groups.get("inner") or groups.get("inner2") or groups.get("pre")
+        inner = _inner(match, text)
         if inner:  # "当…时使用", "When …, use this skill": the situation sits inside the phrase
             clauses.append(inner)
         end_match = _SENTENCE_END.search(text, start)
@@ -230,16 +324,35 @@ def _clauses(text: str, first: re.Match[str] | None) -> list[str]:
     return clauses
 
 
+def _inner(match: re.Match[str], text: str) -> str | None:
+    """The situation a trigger ``match`` in ``text`` holds inside it, if any (read by its span:
+    the match may be one in the lowercased text)."""
+    for group in ("inner", "inner2", "pre"):
+        if match.start(group) >= 0:  # each takes a character or more, in its own alternative
+            return text[match.start(group) : match.end(group)]
+    return None
+
+
 def _is_verb(word: str) -> bool:
     return (word.endswith("ing") and len(word) > 4) or word in GENERIC_VERBS
 
 
-def _context(fragment: str, borrowed: list[str]) -> Context | None:
-    fragment = _LEAD.sub("", fragment.strip(" \t\n:-–—\"'`*")).strip()
-    if not fragment:
-        return None
-    words = [w for w in words_of(fragment) if w not in STOPWORDS]
-    if not words:
+# What a context's text is trimmed of before its lead words (_LEAD) are.
+_EDGES = " \t\n:-–—\"'`*"
+
+
+def _context(
+    fragment: str, borrowed: list[str], led: tuple[str, list[str]] | None = None
+) -> Context | None:
+    """The context ``fragment`` names, or None. ``led``, when the caller has it: the fragment
+    trimmed of its edges and lead words, and its words that are not stop words."""
+    if led is None:
+        fragment = _LEAD.sub("", fragment.strip(_EDGES)).strip()
+        words = [w for w in words_of(fragment) if w not in STOPWORDS]
+    else:
+        # Trimming white space off the ends takes no word from words_of.
+        fragment, words = led[0].strip(), led[1]
+    if not fragment or not words:
         return None
     verb: list[str] = []
     if _is_verb(words[0]):
@@ -247,40 +360,50 @@ def _context(fragment: str, borrowed: list[str]) -> Context | None:
     objects = [w for w in words if w not in GENERIC_VERBS]
     if not objects and borrowed:
         objects = borrowed
-    specific_words = [w for w in objects if w not in GENERIC_NOUNS]
     # A context is a situation, not a lone word: an action on an object, two or more words
     # that name something, or a named technology ("traceable" or "audio" alone is neither).
+    # (Fewer than two objects: a word that names something is the one object, if any.)
     specific = len(objects) >= 2 or (
-        bool(specific_words) and (bool(verb) or bool(technical_terms(fragment)))
+        bool(objects)
+        and objects[0] not in GENERIC_NOUNS
+        and (bool(verb) or bool(technical_terms(fragment)))
     )
-    return Context(fragment, frozenset(_stem(w) for w in verb + objects), specific)
+    return Context(fragment, frozenset(map(_stem, verb + objects)), specific)
 
 
 def extract_contexts(clause: str) -> list[Context]:
     """Split one trigger clause into contexts, however they are joined."""
-    inner = " ".join(m.group(0)[1:-1] for m in _PAREN.finditer(clause))
-    bare = _PAREN.sub(" ", clause)
+    if "(" in clause or "（" in clause:  # what every _PAREN match begins with
+        inner = " ".join(m.group(0)[1:-1] for m in _PAREN.finditer(clause))
+        bare = _PAREN.sub(" ", clause)
+    else:
+        inner, bare = "", clause
     fragments = [f for f in _SPLIT.split(bare) if f and f.strip()]
     # A lone gerund ("designing, building, or reviewing APIs") shares the next object.
     contexts: list[Context] = []
-    pending: list[str] = []
+    pending: list[tuple[str, tuple[str, list[str]] | None]] = []
     for fragment in fragments:
-        core = [w for w in words_of(_LEAD.sub("", fragment.strip())) if w not in STOPWORDS]
+        trimmed = fragment.strip()
+        lead = _LEAD.sub("", trimmed)
+        core = [w for w in words_of(lead) if w not in STOPWORDS]
+        # _context reads the same words when trimming its edges leaves what strip() leaves.
+        led = (lead, core) if fragment.strip(_EDGES) == trimmed else None
         if len(core) == 1 and _is_verb(core[0]) and core[0] not in GENERIC_VERBS:
-            pending.append(fragment)
+            pending.append((fragment, led))
             continue
-        ctx = _context(fragment, [])
+        ctx = _context(fragment, [], led)
         if ctx is None:
             continue
-        objects = sorted(ctx.words - {_stem(w) for w in core[:1] if _is_verb(w)})
-        for verb_only in pending:
-            borrowed = _context(verb_only, objects)
-            if borrowed is not None:
-                contexts.append(borrowed)
-        pending = []
+        if pending:
+            objects = sorted(ctx.words - {_stem(w) for w in core[:1] if _is_verb(w)})
+            for verb_only, verb_led in pending:
+                borrowed = _context(verb_only, objects, verb_led)
+                if borrowed is not None:
+                    contexts.append(borrowed)
+            pending = []
         contexts.append(ctx)
-    for verb_only in pending:
-        ctx = _context(verb_only, [])
+    for verb_only, verb_led in pending:
+        ctx = _context(verb_only, [], verb_led)
         if ctx is not None:
             contexts.append(ctx)
     if inner.strip() and contexts:
@@ -294,13 +417,14 @@ def distinct(contexts: list[Context]) -> list[Context]:
     """Drop contexts that repeat an earlier one (same words, or nearly)."""
     kept: list[Context] = []
     for ctx in contexts:
-        duplicate = False
+        words = ctx.words
         for seen in kept:
-            union = ctx.words | seen.words
-            if union and len(ctx.words & seen.words) / len(union) >= 0.75:
-                duplicate = True
+            if words.isdisjoint(seen.words):
+                continue  # no word in common (nor any word at all): not a repeat
+            common = len(words & seen.words)
+            if common / (len(words) + len(seen.words) - common) >= 0.75:  # of their union
                 break
-        if not duplicate:
+        else:
             kept.append(ctx)
     return kept
 
@@ -309,36 +433,50 @@ def technical_terms(text: str) -> set[str]:
     """Distinct technical terms of ``text`` (see _TERM), lowercased."""
     found: set[str] = set()
     for match in _TERM.finditer(text):
-        word = match.group(0)
-        # The last character before the word that is not white space, read back from it.
-        at = match.start() - 1
-        while at >= 0 and text[at].isspace():
-            at -= 1
-        sentence_start = at < 0 or text[at] in ".!?:;\n(—–-\"'"
+        word = match[0]
         core = word.strip("`.-")
-        if not core:
+        if len(core) < 2:
             continue
-        marked = (
-            word.startswith("`")
-            or (any(c.isdigit() for c in core) and any(c.isalpha() for c in core))
-            or any(c in core[1:-1] for c in "/.+#")
-            or (len(core) >= 2 and core.isupper() and core.isalpha())
-            or any(c.isupper() for c in core[1:])
-            or (core[0].isupper() and not sentence_start and core.lower() not in STOPWORDS)
-        )
-        if marked and len(core) >= 2 and core.lower() not in STOPWORDS:
-            found.add(core.lower())
+        lower = core.lower()
+        if lower in STOPWORDS or lower in found:
+            continue
+        # The cheap marks first; the look back for a sentence start only when all else fails.
+        if core.isalpha():  # no digit and no '/', '.', '+' or '#'
+            # (A lowercase tail holds no capital, and then the word is not all capitals.)
+            marked = word[0] == "`" or (
+                not core[1:].islower() and (core.isupper() or any(map(str.isupper, core[1:])))
+            )
+        else:
+            marked = (
+                word[0] == "`"
+                or (any(map(str.isdigit, core)) and any(map(str.isalpha, core)))
+                or any(c in core[1:-1] for c in "/.+#")
+                or any(map(str.isupper, core[1:]))
+            )
+        if marked or (core[0].isupper() and not _sentence_start(text, match.start())):
+            found.add(lower)
     return found
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    """Whether the word at ``at`` begins a sentence: the last character before it that is not
+    white space, read back from it, ends one (or there is none)."""
+    at -= 1
+    while at >= 0 and text[at].isspace():
+        at -= 1
+    return at < 0 or text[at] in ".!?:;\n(—–-\"'"
 
 
 def breadth(text: str) -> int:
     """How many quantifiers claim a whole class of requests ("any question", "all tasks")."""
     count = 0
     for match in _QUANTIFIER.finditer(text):
-        following = [w for w in words_of(text[match.end() : match.end() + 60])][:3]
-        if match.group(0).lower() in ("anything", "everything", "whatever") or any(
-            _stem(w) in _BROAD_NOUNS for w in following
-        ):
+        following = words_of(text[match.end() : match.end() + 60])[:3]
+        if text[match.start() : match.end()].lower() in (
+            "anything",
+            "everything",
+            "whatever",
+        ) or not _BROAD_NOUNS.isdisjoint(map(_stem, following)):
             count += 1
     return count
 
@@ -364,9 +502,10 @@ def analyse(
     contributions: list[Contribution] = []
 
     both = text + " " + extra
-    negative = NEGATIVE.search(both) is not None
-    proactive = PROACTIVE.search(both) is not None
-    claim = PRECEDENCE.search(both)
+    negative = any(pattern.search(both) is not None for pattern in NEGATIVE)
+    proactive = _PROACTIVE.search(both) is not None
+    found = PRECEDENCE.search(both)
+    claim = " ".join(both[found.start() : found.end()].split()) if found is not None else None
 
     def result(
         score: float,
@@ -379,7 +518,7 @@ def analyse(
             # Never a good trigger: it would fire on every neighbour's requests.
             contributions.append(
                 Contribution(
-                    f"claims precedence over every other skill ('{' '.join(claim.group(0).split())}'"
+                    f"claims precedence over every other skill ('{claim}'"
                     "): it would fire on its neighbours' requests",
                     round(PRECEDENCE_CEILING - score, 4),
                 )
@@ -395,32 +534,26 @@ def analyse(
             score=round(min(1.0, max(0.0, score)), 4),
             band=band,
             contributions=tuple(contributions),
-            precedence=" ".join(claim.group(0).split()) if claim is not None else None,
+            precedence=claim,
         )
 
-    content = [w for w in words_of(text) if w not in STOPWORDS]
-    name_words = set(words_of((name or "").replace("-", " ")))
     if not text and not extra:
         contributions.append(
             Contribution("no description: nothing tells a router when to pick it", 0.0)
         )
         return result(0.0, "unusable")
     # display_width is never under len: measured only for text shorter than 20.
-    if (
-        (len(text) < 20 and display_width(text) < 20)
-        or set(content) <= name_words
-        or len(set(content)) < 3
-    ) and not extra:
+    if not extra and ((len(text) < 20 and display_width(text) < 20) or _vague(text, name)):
         contributions.append(
             Contribution("description too short or vague to route on (only repeats the name)", 0.10)
         )
         return result(0.10, "unusable")
 
-    phrase_match = find_trigger(text)
+    phrase_match = TRIGGER.search(text)
     clauses = _clauses(text, phrase_match)
     if extra:
         clauses.append(extra)
-    phrase = _phrase(phrase_match) if phrase_match else ("when_to_use" if extra else None)
+    phrase = _phrase(phrase_match, text) if phrase_match else ("when_to_use" if extra else None)
     all_contexts: list[Context] = []
     for clause in clauses:
         all_contexts += extract_contexts(clause)
@@ -493,6 +626,12 @@ def analyse(
         contributions.append(Contribution("capped at the band's top", round(ceiling - score, 4)))
         score = ceiling
     return result(score, band, True, phrase, tuple(contexts))
+
+
+def _vague(text: str, name: str | None) -> bool:
+    """Whether ``text`` names fewer than three things, or nothing its skill's name does not."""
+    content = set(words_of(text)).difference(STOPWORDS)
+    return content <= set(words_of((name or "").replace("-", " "))) or len(content) < 3
 
 
 def _specificity(terms: set[str], contributions: list[Contribution]) -> float:
@@ -579,12 +718,12 @@ def _untriggered(
     return result(score, "weak" if score < 0.40 else "partial")
 
 
-def _phrase(match: re.Match[str]) -> str:
-    """The trigger words themselves, without a situation captured inside the match."""
-    pre = match.groupdict().get("pre")
-    if pre:
-        return match.group(0)[match.end("pre") - match.start() :].lstrip(" ,")
-    return match.group(0).strip()
+def _phrase(match: re.Match[str], text: str) -> str:
+    """The trigger words themselves, without a situation captured inside the match (read in
+    ``text`` by their span: the match may be one in the lowercased text)."""
+    if match.start("pre") >= 0:
+        return text[match.end("pre") : match.end()].lstrip(" ,")
+    return text[match.start() : match.end()].strip()
 
 
 def _quote(contexts: list[Context] | tuple[Context, ...], limit: int = 4) -> str:

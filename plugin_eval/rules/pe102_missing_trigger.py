@@ -15,12 +15,12 @@ from plugin_eval.triggering import display_width
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     description = doc.description
-    if (
-        facts.exempt
-        or description is None
-        or display_width(description.strip()) < DESCRIPTION_MIN_CHARS
-    ):
+    if facts.exempt or description is None:
         return  # exempt skills do not trigger from text; PE101 covers a missing description
+    # display_width is never under len: measured only for text shorter than the minimum.
+    stripped = description.strip()
+    if len(stripped) < DESCRIPTION_MIN_CHARS and display_width(stripped) < DESCRIPTION_MIN_CHARS:
+        return  # PE101 covers a description too short
     if facts.trigger.has_trigger:
         return
     line, column = field_location(doc, "description")
