@@ -34,6 +34,9 @@ TRIGGER_PATTERNS: tuple[str, ...] = (
     r"\b(?:when(?:ever)?|if)\s+(?P<pre>[^.;!?。]{3,200}?),\s*(?:use|invoke|activate|load|apply|"
     r"consult)\s+(?:this\s+skill|this|it|me)\b",
     r"\bpreferred\s+(?:for|when(?:ever)?)\b",
+    # "Use for" left implicit: a sentence that is only "For A, B, and C." (no "use", "see" …
+    # naming another tool for them, which is ALTERNATIVE's "for X, use Y").
+    r"(?:^|(?<=[.!?]\s))for\s+(?![^.;!?]*\b(?:use|see|prefer|try|instead|may\s+be)\b)",
     # Chinese, Japanese, Spanish, French, German.
     r"(?:适用于|用于|使用场景[::]?|触发条件[::]?)",
     r"当(?P<inner>[^。.;;]{1,60}?)时(?:使用|调用|触发|启用)",

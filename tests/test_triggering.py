@@ -76,10 +76,25 @@ def test_absent_or_vague_descriptions_are_unusable(description: str) -> None:
             "Formats reports. Use this skill only when exporting CSV tables or merging spreadsheets.",
             2,
         ),
+        ("Formats reports. For CSV exports, column cleanup, and ledger merges.", 3),
     ],
 )
 def test_contexts_are_counted_however_they_are_joined(description: str, expected: int) -> None:
     assert len(analyse(description).specific_contexts) == expected
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Formats CSV reports. For ledger merges, use the ledger skill instead.",
+        "Formats CSV reports. For quick looks, see the preview skill.",
+        "A formatter for CSV reports and ledger files.",
+    ],
+)
+def test_a_for_phrase_that_sends_elsewhere_or_sits_mid_sentence_is_no_trigger(
+    description: str,
+) -> None:
+    assert not analyse(description).has_trigger
 
 
 def test_length_alone_earns_nothing() -> None:
@@ -110,6 +125,7 @@ def test_generic_single_context_scores_below_a_specific_one() -> None:
         "格式化 CSV 报表。当需要导出表格时使用。",
         "Formatea informes CSV. Úsalo cuando exportes tablas.",
         "Formats CSV reports. When exporting tables or merging ledgers, use this skill.",
+        "Formats CSV reports. For exporting tables and merging ledgers.",
     ],
 )
 def test_trigger_statements_are_recognised(description: str) -> None:
