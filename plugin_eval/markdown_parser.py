@@ -1,6 +1,6 @@
 """The markdown-it parser every document is read with, set up to parse only what rules read.
 
-Two savings, neither of which changes a token or a view a rule reads:
+Three savings, none of which changes a token or a view a rule reads:
 
 - the block rules are tried through one function per chain that skips, by the first
   character of the line, the rules that cannot start there (a heading needs ``#``, a fence
@@ -8,7 +8,10 @@ Two savings, neither of which changes a token or a view a rule reads:
   would have returned False without touching the state;
 - the inline parser runs per inline token, only on text that holds link, image, code span,
   autolink, HTML or escape syntax (``INLINE_SYNTAX``); the rest is text and line breaks,
-  which ``plain_text`` reproduces.
+  which ``plain_text`` reproduces;
+- the block parser's line tables (where each line begins, ends and is indented) are computed
+  from the document's lines by str methods (``_block_state``), not by StateBlock's own loop
+  over them in Python, on the markdown-it-py releases they were checked against.
 """
 
 from __future__ import annotations
@@ -16,8 +19,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from itertools import accumulate, repeat
+from operator import add, sub
 from typing import Any
 
+import markdown_it
 from markdown_it import MarkdownIt
 from markdown_it.ruler import Rule, Ruler
 from markdown_it.rules_block import StateBlock
@@ -215,16 +221,86 @@ def _parser() -> MarkdownIt:
 
 MD = _parser()
 
+# The markdown-it-py releases whose StateBlock.__init__ gives the line tables _block_state
+# gives (tests/test_fast_paths_parse.py checks it on the installed one): with any other, the
+# library's own code does all of it. The core chain must be the block rule alone, which is
+# what ``_block_state`` and the block parser's ``tokenize`` stand for.
+_TABLES_CHECKED = ("4.3.0",)
+FAST_TABLES = markdown_it.__version__ in _TABLES_CHECKED and MD.core.ruler.get_active_rules() == [
+    "block"
+]
+
 
 def parse(src: str, env: dict[str, Any]) -> list[Token]:
-    """The block tokens of ``src``, whose lines must all end in a bare line feed already.
+    """The block tokens of ``src``, whose lines must all end in a bare line feed already."""
+    return parse_lines(src.split("\n"), env)
+
+
+def parse_lines(lines: Sequence[str], env: dict[str, Any]) -> list[Token]:
+    """The block tokens of ``lines`` joined by line feeds (none of them holding a line end).
 
     markdown-it's normalize rule would make every line end a line feed and every NUL a
     U+FFFD; the documents come with the first done, so only the second is left.
     """
+    src = "\n".join(lines)
     if "\0" in src:
         src = src.replace("\0", "\ufffd")
-    return MD.parse(src, env)
+    if not FAST_TABLES:
+        return MD.parse(src, env)
+    tokens: list[Token] = []
+    if src:  # the block parser makes no state for an empty text
+        state = _block_state(src, lines, env, tokens)
+        MD.block.tokenize(state, state.line, state.lineMax)
+    return tokens
+
+
+def _block_state(
+    src: str, lines: Sequence[str], env: dict[str, Any], tokens: list[Token]
+) -> StateBlock:
+    """markdown-it's StateBlock for ``src``, its line tables computed from ``lines``.
+
+    Every attribute but the source and the tables comes from StateBlock's own ``__init__``
+    (run on an empty text). A NUL made U+FFFD keeps every length and indent: the tables of the
+    lines as read are those of ``src``.
+    """
+    state = StateBlock("", MD, env, tokens)
+    state.src = src
+    # A line begins at every line feed but the last's, which begins one only when what
+    # follows it holds more than spaces and tabs (StateBlock gives no line to the rest).
+    if not lines[-1].strip(" \t"):
+        lines = lines[:-1]
+    sizes = list(map(len, lines))
+    # Indents: what lstrip(" \t") takes (StateBlock's isStrSpace is space or tab).
+    shifts = list(map(sub, sizes, map(len, map(str.lstrip, lines, repeat(" \t")))))
+    begins = [0, *accumulate(map(add, sizes, repeat(1)))]
+    begins.pop()  # where a line after the last would begin
+    ends = list(map(add, begins, sizes))
+    if "\t" in src:
+        # A tab indents to the next multiple of four.
+        counts = [
+            _columns(line[:shift]) if shift else 0
+            for line, shift in zip(lines, shifts, strict=True)
+        ]
+    else:
+        counts = shifts.copy()
+    # The fake line after the last, which spares the rules bounds checks.
+    length = len(src)
+    begins.append(length)
+    ends.append(length)
+    shifts.append(0)
+    counts.append(0)
+    state.bMarks, state.eMarks, state.tShift, state.sCount = begins, ends, shifts, counts
+    state.bsCount = [0] * len(begins)
+    state.lineMax = len(begins) - 1
+    return state
+
+
+def _columns(indent: str) -> int:
+    """The width of an indent of spaces and tabs, a tab reaching the next multiple of four."""
+    width = 0
+    for char in indent:
+        width += 4 - width % 4 if char == "\t" else 1
+    return width
 
 
 # Without one of these, the active inline rules (text, newline, escape, backticks, link,

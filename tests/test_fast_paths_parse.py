@@ -1,0 +1,100 @@
+"""Parsing's shortcuts give what the plain way gives (a guard for upgrades and edits)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import markdown_it
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it.rules_block import StateBlock
+from markdown_it.token import Token
+
+from plugin_eval.document import read_frontmatter_file
+from plugin_eval.markdown_parser import (
+    _TABLES_CHECKED,
+    FAST_TABLES,
+    MD,
+    _block_state,
+    parse_lines,
+)
+from tests.conftest import CORPUS_REAL
+
+REPO = Path(__file__).resolve().parents[1]
+TABLES = ("bMarks", "eMarks", "tShift", "sCount", "bsCount", "lineMax")
+
+
+def corpus_texts() -> list[str]:
+    """Every SKILL.md of the repository's corpus and the shared one, decoded as parsed."""
+    paths = sorted((REPO / "corpus").rglob("*.md"))
+    if CORPUS_REAL.exists():
+        paths += sorted(CORPUS_REAL.rglob("SKILL.md"))
+    return [read_frontmatter_file(path.read_bytes()).text for path in paths]
+
+
+CORPUS = corpus_texts()
+
+# Lines of spaces, tabs and text in every order, with and without a final line feed, with
+# NUL (made U+FFFD by parse_lines), non-ASCII text and whitespace that is neither.
+LINE = st.lists(
+    st.sampled_from([" ", "  ", "\t", " \t", "\t ", "a", "- b", "# h", "é", "字", "\0", "\u3000"]),
+    max_size=6,
+).map("".join)
+TEXT = st.tuples(st.lists(LINE, min_size=1, max_size=12), st.booleans()).map(
+    lambda drawn: "\n".join(drawn[0]) + ("\n" if drawn[1] else "")
+)
+
+
+def assert_same_state(src: str) -> None:
+    lines = src.split("\n")
+    text = "\n".join(lines).replace("\0", "\ufffd")
+    if not text:
+        return
+    fast = _block_state(text, lines, {}, [])
+    plain = StateBlock(text, MD, {}, [])
+    assert vars(fast).keys() == vars(plain).keys()
+    for name, value in vars(plain).items():
+        assert getattr(fast, name) == value, name
+
+
+def view(tokens: list[Token]) -> list[tuple[Any, ...]]:
+    fields = "type tag nesting map content markup info level attrs meta block hidden".split()
+    return [tuple(getattr(t, name) for name in fields) for t in tokens]
+
+
+def test_the_installed_markdown_it_gets_the_fast_tables() -> None:
+    """A release not in _TABLES_CHECKED parses with StateBlock's own tables: when this fails,
+    run this file on it and add it there if the tests below pass."""
+    assert markdown_it.__version__ in _TABLES_CHECKED
+    assert FAST_TABLES
+
+
+@pytest.mark.parametrize("index", range(0, len(CORPUS), 50))
+def test_line_tables_are_stateblocks_on_the_corpus(index: int) -> None:
+    for text in CORPUS[index : index + 50]:
+        assert_same_state(text)
+        # The body as parse_text gives it: from any line on.
+        lines = text.split("\n")
+        assert_same_state("\n".join(lines[len(lines) // 3 :]))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(TEXT)
+def test_line_tables_are_stateblocks(src: str) -> None:
+    assert_same_state(src)
+
+
+@settings(max_examples=500, deadline=None)
+@given(TEXT)
+def test_parse_lines_gives_markdown_its_tokens(src: str) -> None:
+    lines = src.split("\n")
+    plain = MD.parse("\n".join(lines).replace("\0", "\ufffd"), {})
+    assert view(parse_lines(lines, {})) == view(plain)
+
+
+def test_parse_lines_gives_markdown_its_tokens_on_the_corpus() -> None:
+    for text in CORPUS:
+        lines = text.split("\n")
+        assert view(parse_lines(lines, {})) == view(MD.parse(text.replace("\0", "\ufffd"), {}))
