@@ -183,13 +183,14 @@ def parse_skill(folder: Path) -> SkillDocument:
     """Read ``folder/SKILL.md`` and its listing; never raises on bad content."""
     skill_file = folder / SKILL_FILE
     problems: list[ParseProblem] = []
-    if skill_file.is_symlink() and not _inside(skill_file.resolve(), folder.resolve()):
+    link = skill_file.is_symlink()
+    if link and not _inside(skill_file.resolve(), folder.resolve()):
         raw = b""
         problems.append(
             ParseProblem(Problem.NOT_TEXT, "SKILL.md is a symlink that leaves the skill folder")
         )
     else:
-        if skill_file.is_symlink():  # a link inside the folder is read where it points
+        if link:  # a link inside the folder is read where it points
             skill_file = skill_file.resolve()
         try:
             raw = _read_capped(skill_file, problems)

@@ -206,6 +206,23 @@ def _located(rule: InlineRule) -> InlineRule:
     return located
 
 
+# The markdown-it-py releases this module's reading of markdown-it's internals was checked
+# against (tests/test_fast_paths_parse.py, on the installed one): the line tables of
+# ``_block_state`` and the option defaults of ``_READ_WITH_DEFAULT``. With any other release,
+# the library's own code does both.
+_CHECKED = ("4.3.0",)
+CHECKED = markdown_it.__version__ in _CHECKED
+# Options the rules read as ``options.get(name, False)`` that the preset leaves out: set to
+# that default, each read gives the same answer without raising and catching a KeyError
+# (the list rule reads "tasklists" once per item).
+_READ_WITH_DEFAULT = {
+    "tasklists": False,
+    "alerts": False,
+    "inline_definitions": False,
+    "store_labels": False,
+}
+
+
 def _parser() -> MarkdownIt:
     # `parse` normalizes instead of a regex pass over every line end (see there).
     # Emphasis and entities change no structure a rule reads; the inline pass runs per token
@@ -216,19 +233,16 @@ def _parser() -> MarkdownIt:
     for name in ("link", "image", "autolink"):
         rule = next(r for r in md.inline.ruler.__rules__ if r.name == name)
         md.inline.ruler.at(name, _located(rule.fn))
+    if CHECKED:
+        md.options.update(_READ_WITH_DEFAULT)
     return md
 
 
 MD = _parser()
 
-# The markdown-it-py releases whose StateBlock.__init__ gives the line tables _block_state
-# gives (tests/test_fast_paths_parse.py checks it on the installed one): with any other, the
-# library's own code does all of it. The core chain must be the block rule alone, which is
-# what ``_block_state`` and the block parser's ``tokenize`` stand for.
-_TABLES_CHECKED = ("4.3.0",)
-FAST_TABLES = markdown_it.__version__ in _TABLES_CHECKED and MD.core.ruler.get_active_rules() == [
-    "block"
-]
+# The core chain must be the block rule alone, which is what ``_block_state`` and the block
+# parser's ``tokenize`` stand for.
+FAST_TABLES = CHECKED and MD.core.ruler.get_active_rules() == ["block"]
 
 
 def parse(src: str, env: dict[str, Any]) -> list[Token]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from typing import Any
 
@@ -9,12 +10,14 @@ import markdown_it
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
 from plugin_eval.document import read_frontmatter_file
 from plugin_eval.markdown_parser import (
-    _TABLES_CHECKED,
+    _CHECKED,
+    _READ_WITH_DEFAULT,
     FAST_TABLES,
     MD,
     _block_state,
@@ -65,9 +68,9 @@ def view(tokens: list[Token]) -> list[tuple[Any, ...]]:
 
 
 def test_the_installed_markdown_it_gets_the_fast_tables() -> None:
-    """A release not in _TABLES_CHECKED parses with StateBlock's own tables: when this fails,
+    """A release not in _CHECKED parses with StateBlock's own tables: when this fails,
     run this file on it and add it there if the tests below pass."""
-    assert markdown_it.__version__ in _TABLES_CHECKED
+    assert markdown_it.__version__ in _CHECKED
     assert FAST_TABLES
 
 
@@ -98,3 +101,32 @@ def test_parse_lines_gives_markdown_its_tokens_on_the_corpus() -> None:
     for text in CORPUS:
         lines = text.split("\n")
         assert view(parse_lines(lines, {})) == view(MD.parse(text.replace("\0", "\ufffd"), {}))
+
+
+def option_defaults() -> dict[str, set[Any]]:
+    """Every ``….options.get("name", default)`` in markdown-it's source: the defaults by name."""
+    found: dict[str, set[Any]] = {}
+    for path in Path(markdown_it.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get"
+                and isinstance(node.func.value, ast.Attribute)
+                and node.func.value.attr == "options"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                default = ast.literal_eval(node.args[1]) if len(node.args) > 1 else None
+                found.setdefault(node.args[0].value, set()).add(default)
+    return found
+
+
+def test_options_set_are_the_defaults_markdown_it_reads_them_with() -> None:
+    defaults = option_defaults()
+    stock = MarkdownIt("commonmark").options
+    for name, value in _READ_WITH_DEFAULT.items():
+        assert name not in stock, name  # the preset sets none of them
+        assert defaults.get(name) == {value}, name
+        assert MD.options[name] == value
