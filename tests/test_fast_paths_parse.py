@@ -14,6 +14,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
+from plugin_eval.analysis import _lines_matching, lines_naming
 from plugin_eval.document import read_frontmatter_file
 from plugin_eval.markdown_parser import (
     _CHECKED,
@@ -130,3 +131,19 @@ def test_options_set_are_the_defaults_markdown_it_reads_them_with() -> None:
         assert name not in stock, name  # the preset sets none of them
         assert defaults.get(name) == {value}, name
         assert MD.options[name] == value
+
+
+# File names and text around them: names that hold others ("a.md", "aa.md"), that end where
+# another begins, that hold a line feed; lines with none, one or several of them.
+NAME_PART = st.sampled_from(["a", "aa", ".md", "b", "s/", "\n", " ", "é"])
+KEYS = st.sets(
+    st.lists(NAME_PART, min_size=1, max_size=4).map(lambda parts: "".join(parts).encode()),
+    max_size=5,
+)
+RAW = st.lists(st.sampled_from(["a", "aa", ".md", "b", "x", " ", "\n", "\n\n", "é"]), max_size=30)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(RAW.map(lambda parts: "".join(parts).encode()), KEYS)
+def test_lines_naming_are_the_regexs(raw: bytes, keys: set[bytes]) -> None:
+    assert lines_naming(raw, keys) == _lines_matching(raw, keys)
