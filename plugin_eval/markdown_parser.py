@@ -352,6 +352,27 @@ def code_spans(content: str) -> list[tuple[str, str]]:
     not all spaces (a tab counts as content); a line end drops the spaces before it (one for a soft break, all for a
     hard one) and the spaces and tabs after it.
     """
+    if "\n" in content or "``" in content:
+        return _spans_of_runs(content)
+    # One line whose backticks stand alone (most code spans): each closes the one before it,
+    # so the text splits at them into text, code, text, …; an odd one out is text.
+    pieces = content.split("`")
+    if len(pieces) % 2 == 0:
+        tail = pieces.pop()
+        pieces[-1] += "`" + tail
+    parts = [("text", pieces[0])] if pieces[0] else []
+    for at in range(1, len(pieces), 2):
+        code = pieces[at]
+        if code.startswith(" ") and code.endswith(" ") and code.strip(" "):
+            code = code[1:-1]
+        parts.append(("code", code))
+        if pieces[at + 1]:
+            parts.append(("text", pieces[at + 1]))
+    return parts
+
+
+def _spans_of_runs(content: str) -> list[tuple[str, str]]:
+    """``code_spans`` for any text: runs of backticks of any length, line ends."""
     parts: list[tuple[str, str]] = []
     pending: list[str] = []
     size = len(content)

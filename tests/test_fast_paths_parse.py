@@ -22,6 +22,8 @@ from plugin_eval.markdown_parser import (
     FAST_TABLES,
     MD,
     _block_state,
+    _spans_of_runs,
+    code_spans,
     parse_lines,
 )
 from tests.conftest import CORPUS_REAL
@@ -147,3 +149,17 @@ RAW = st.lists(st.sampled_from(["a", "aa", ".md", "b", "x", " ", "\n", "\n\n", "
 @given(RAW.map(lambda parts: "".join(parts).encode()), KEYS)
 def test_lines_naming_are_the_regexs(raw: bytes, keys: set[bytes]) -> None:
     assert lines_naming(raw, keys) == _lines_matching(raw, keys)
+
+
+# Text of one line with lone backticks (code_spans' own path), and with what leaves it to
+# _spans_of_runs: runs of two or more, line ends.
+SPAN_TEXT = st.lists(
+    st.sampled_from(["`", "a", "b c", " ", "  ", "\t", "é", "x`y", "` `", "`  `", "``", "\n"]),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(SPAN_TEXT)
+def test_code_spans_of_lone_backticks_are_those_of_runs(content: str) -> None:
+    assert code_spans(content) == _spans_of_runs(content)
