@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,11 @@ from plugin_eval.document import read_frontmatter_file
 from plugin_eval.markdown_parser import (
     _CHECKED,
     _READ_WITH_DEFAULT,
-    FAST_TABLES,
+    FAST_STATE,
     MD,
     _block_state,
     _spans_of_runs,
+    _State,
     code_spans,
     parse_lines,
 )
@@ -65,16 +67,29 @@ def assert_same_state(src: str) -> None:
         assert getattr(fast, name) == value, name
 
 
+TOKEN_FIELDS = [field.name for field in dataclasses.fields(Token)]
+
+
 def view(tokens: list[Token]) -> list[tuple[Any, ...]]:
-    fields = "type tag nesting map content markup info level attrs meta block hidden".split()
-    return [tuple(getattr(t, name) for name in fields) for t in tokens]
+    """Every field of every token (a field Token gains is compared too)."""
+    return [tuple(getattr(t, name) for name in TOKEN_FIELDS) for t in tokens]
 
 
 def test_the_installed_markdown_it_gets_the_fast_tables() -> None:
     """A release not in _CHECKED parses with StateBlock's own tables: when this fails,
     run this file on it and add it there if the tests below pass."""
     assert markdown_it.__version__ in _CHECKED
-    assert FAST_TABLES
+    assert FAST_STATE
+
+
+@pytest.mark.parametrize("nesting", [1, 0, -1])
+def test_push_makes_stateblocks_token(nesting: Any) -> None:
+    fast, plain = _State("", MD, {}, []), StateBlock("", MD, {}, [])
+    fast.level = plain.level = 3
+    made = fast.push("paragraph_open", "p", nesting)
+    assert made == plain.push("paragraph_open", "p", nesting)  # every field, none left unset
+    assert (fast.tokens, fast.level) == (plain.tokens, plain.level)
+    assert made.attrs is not made.meta  # dicts of its own, as the default factories give
 
 
 @pytest.mark.parametrize("index", range(0, len(CORPUS), 50))
