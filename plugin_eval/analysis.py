@@ -563,19 +563,34 @@ def _plugin_name(plugin: Path) -> str:
     return name if isinstance(name, str) and name else plugin.name
 
 
+def naming_lines(doc: SkillDocument) -> list[int]:
+    """The numbers of the body's lines outside code blocks that can name a skill as a
+    dependency: those with a namespace colon or the word "skill" (a name without either is
+    not kept). Taken between the code blocks, run by run: no set of code lines to look each
+    line up in."""
+    lines = doc.lines
+    numbers: list[int] = []
+    start = doc.body_start
+    for first, last in sorted((b.line, b.end_line) for b in doc.code_blocks):
+        numbers += _naming(lines, start, first)
+        start = max(start, last + 1)
+    numbers += _naming(lines, start, len(lines) + 1)
+    return numbers
+
+
+def _naming(lines: tuple[str, ...], start: int, stop: int) -> list[int]:
+    return [
+        number
+        for number, line in enumerate(lines[start - 1 : stop - 1], start)
+        if ":" in line or "skill" in line.lower()
+    ]
+
+
 def dependencies(doc: SkillDocument) -> Dependencies:
     """The skills the body names as dependencies or hand-offs, outside code blocks."""
-    in_code: set[int] = set()
-    for block in doc.code_blocks:
-        in_code.update(range(block.line, block.end_line + 1))
     found: list[tuple[str, int, int, bool]] = []
     lines = doc.lines
-    numbers = [
-        number
-        for number in range(doc.body_start, len(lines) + 1)
-        if number not in in_code
-        and (":" in lines[number - 1] or "skill" in lines[number - 1].lower())
-    ]
+    numbers = naming_lines(doc)
     for i, m in _dependency_lines([lines[number - 1] for number in numbers]):
         # The name's column as written: its backtick or its asterisks included.
         group, marks = next(

@@ -15,8 +15,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
-from plugin_eval.analysis import _lines_matching, lines_naming
-from plugin_eval.document import read_frontmatter_file
+from plugin_eval.analysis import _lines_matching, lines_naming, naming_lines
+from plugin_eval.document import SkillDocument, parse_text, read_frontmatter_file
 from plugin_eval.markdown_parser import (
     _CHECKED,
     _READ_WITH_DEFAULT,
@@ -178,3 +178,38 @@ SPAN_TEXT = st.lists(
 @given(SPAN_TEXT)
 def test_code_spans_of_lone_backticks_are_those_of_runs(content: str) -> None:
     assert code_spans(content) == _spans_of_runs(content)
+
+
+def naming_lines_plainly(doc: SkillDocument) -> list[int]:
+    in_code: set[int] = set()
+    for block in doc.code_blocks:
+        in_code.update(range(block.line, block.end_line + 1))
+    lines = doc.lines
+    return [
+        number
+        for number in range(doc.body_start, len(lines) + 1)
+        if number not in in_code
+        and (":" in lines[number - 1] or "skill" in lines[number - 1].lower())
+    ]
+
+
+# Bodies of fences (closed, unclosed, indented, in lists) between lines that name skills.
+BODY_LINE = st.sampled_from(
+    ["```", "~~~", "    code: x", "- ```", "  ```", "a: b", "Uses the SKILL", "x", "", "> ```"]
+)
+SKILL_TEXT = st.lists(BODY_LINE, max_size=14).map(
+    lambda lines: "---\nname: x\n---\n" + "\n".join(lines)
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(SKILL_TEXT)
+def test_naming_lines_are_those_outside_code_blocks(text: str) -> None:
+    doc = parse_text(Path("x"), text.encode())
+    assert naming_lines(doc) == naming_lines_plainly(doc)
+
+
+def test_naming_lines_are_those_outside_code_blocks_on_the_corpus() -> None:
+    for text in CORPUS:
+        doc = parse_text(Path("x"), text.encode())
+        assert naming_lines(doc) == naming_lines_plainly(doc)
