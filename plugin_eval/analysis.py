@@ -70,11 +70,12 @@ def lines_naming(raw: bytes, keys: Collection[bytes]) -> list[bytes]:
 
     A match holds no line feed when no key does: then a line holds a match start exactly
     when it holds a key (a match over a key's start starts on the key's line), and each key
-    is looked for by bytes.find, once per line holding it, faster than the regex reads the
-    text. A key with a line feed (a file name can hold one), or none at all, is left to the
-    regex, whose matches can then span lines or be empty.
+    is looked for by bytes.find, once per line holding it: for a few keys, faster than the
+    regex reads the text (each find reads it once). Many keys, a key with a line feed (a file
+    name can hold one), or none at all are left to the regex, whose matches can then span
+    lines or be empty.
     """
-    if not keys or any(b"\n" in key for key in keys):
+    if not keys or len(keys) > _SEARCHED_ONE_BY_ONE or any(b"\n" in key for key in keys):
         return _lines_matching(raw, keys)
     starts: set[int] = set()
     for key in keys:
