@@ -208,11 +208,11 @@ def _located(rule: InlineRule) -> InlineRule:
 
 
 # The markdown-it-py releases this module's reading of markdown-it's internals was checked
-# against (tests/test_fast_paths_parse.py, on the installed one): the line tables of
-# ``_block_state`` and the option defaults of ``_READ_WITH_DEFAULT``. With any other release,
-# the library's own code does both.
+# against (tests/test_fast_paths_parse.py, on the installed one): the line tables and tokens
+# of ``_block_state`` and the option defaults of ``_READ_WITH_DEFAULT``. With any other
+# release, the library's own code does all of it.
 _CHECKED = ("4.3.0",)
-CHECKED = markdown_it.__version__ in _CHECKED
+_RELEASE_CHECKED = markdown_it.__version__ in _CHECKED
 # Options the rules read as ``options.get(name, False)`` that the preset leaves out: set to
 # that default, each read gives the same answer without raising and catching a KeyError
 # (the list rule reads "tasklists" once per item).
@@ -234,7 +234,7 @@ def _parser() -> MarkdownIt:
     for name in ("link", "image", "autolink"):
         rule = next(r for r in md.inline.ruler.__rules__ if r.name == name)
         md.inline.ruler.at(name, _located(rule.fn))
-    if CHECKED:
+    if _RELEASE_CHECKED:
         md.options.update(_READ_WITH_DEFAULT)
     return md
 
@@ -243,7 +243,7 @@ MD = _parser()
 
 # The core chain must be the block rule alone, which is what ``_block_state`` and the block
 # parser's ``tokenize`` stand for.
-FAST_STATE = CHECKED and MD.core.ruler.get_active_rules() == ["block"]
+FAST_STATE = _RELEASE_CHECKED and MD.core.ruler.get_active_rules() == ["block"]
 
 
 def parse(src: str, env: dict[str, Any]) -> list[Token]:
