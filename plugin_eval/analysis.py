@@ -64,6 +64,51 @@ def written(name: str, text: str) -> bool:
     return False
 
 
+def lines_naming(raw: bytes, keys: Collection[bytes]) -> list[bytes]:
+    """The lines of ``raw`` (without their line feeds) that a match of the regex
+    ``key|key|…`` (longest key first) starts in, in order, each once.
+
+    A match holds no line feed when no key does: then a line holds a match start exactly
+    when it holds a key (a match over a key's start starts on the key's line), and each key
+    is looked for by bytes.find, once per line holding it: for a few keys, faster than the
+    regex reads the text (each find reads it once). Many keys, a key with a line feed (a file
+    name can hold one), or none at all are left to the regex, whose matches can then span
+    lines or be empty.
+    """
+    if not keys or len(keys) > _SEARCHED_ONE_BY_ONE or any(b"\n" in key for key in keys):
+        return _lines_matching(raw, keys)
+    starts: set[int] = set()
+    for key in keys:
+        at = raw.find(key)
+        while at >= 0:
+            starts.add(raw.rfind(b"\n", 0, at) + 1)
+            end = raw.find(b"\n", at)
+            if end < 0:
+                break
+            at = raw.find(key, end + 1)
+    lines = []
+    for start in sorted(starts):
+        end = raw.find(b"\n", start)
+        lines.append(raw[start : end if end >= 0 else len(raw)])
+    return lines
+
+
+def _lines_matching(raw: bytes, keys: Collection[bytes]) -> list[bytes]:
+    """``lines_naming`` by the regex: each line a match starts in, up to the line feed after
+    the match (one pass in C, each line taken once)."""
+    names = re.compile(b"|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)))
+    lines: list[bytes] = []
+    end = 0
+    for match in names.finditer(raw):
+        if match.start() < end:
+            continue
+        start = raw.rfind(b"\n", 0, match.start()) + 1
+        end = raw.find(b"\n", match.end())
+        end = len(raw) if end < 0 else end
+        lines.append(raw[start:end])
+    return lines
+
+
 _FILE_PATH = re.compile(r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,8}(?![\w/])")
 
 
@@ -315,16 +360,7 @@ class Facts:
         # Only the lines that hold one of the names can point at these files: those lines are
         # parsed (each its own paragraph), not a whole reference file of thousands of lines.
         keys.discard(b"")
-        names = re.compile(b"|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)))
-        lines: list[bytes] = []
-        end = 0
-        for match in names.finditer(raw):  # one pass in C, each line taken once
-            if match.start() < end:
-                continue
-            start = raw.rfind(b"\n", 0, match.start()) + 1
-            end = raw.find(b"\n", match.end())
-            end = len(raw) if end < 0 else end
-            lines.append(raw[start:end])
+        lines = lines_naming(raw, keys)
         if not lines:
             return set()
         parsed = parse_markdown(b"\n\n".join(lines), posixpath.basename(rel))
@@ -528,19 +564,34 @@ def _plugin_name(plugin: Path) -> str:
     return name if isinstance(name, str) and name else plugin.name
 
 
+def naming_lines(doc: SkillDocument) -> list[int]:
+    """The numbers of the body's lines outside code blocks that can name a skill as a
+    dependency: those with a namespace colon or the word "skill" (a name without either is
+    not kept). Taken between the code blocks, run by run: no set of code lines to look each
+    line up in."""
+    lines = doc.lines
+    numbers: list[int] = []
+    start = doc.body_start
+    for first, last in sorted((b.line, b.end_line) for b in doc.code_blocks):
+        numbers += _naming(lines, start, first)
+        start = max(start, last + 1)
+    numbers += _naming(lines, start, len(lines) + 1)
+    return numbers
+
+
+def _naming(lines: tuple[str, ...], start: int, stop: int) -> list[int]:
+    return [
+        number
+        for number, line in enumerate(lines[start - 1 : stop - 1], start)
+        if ":" in line or "skill" in line.lower()
+    ]
+
+
 def dependencies(doc: SkillDocument) -> Dependencies:
     """The skills the body names as dependencies or hand-offs, outside code blocks."""
-    in_code: set[int] = set()
-    for block in doc.code_blocks:
-        in_code.update(range(block.line, block.end_line + 1))
     found: list[tuple[str, int, int, bool]] = []
     lines = doc.lines
-    numbers = [
-        number
-        for number in range(doc.body_start, len(lines) + 1)
-        if number not in in_code
-        and (":" in lines[number - 1] or "skill" in lines[number - 1].lower())
-    ]
+    numbers = naming_lines(doc)
     for i, m in _dependency_lines([lines[number - 1] for number in numbers]):
         # The name's column as written: its backtick or its asterisks included.
         group, marks = next(

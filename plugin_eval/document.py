@@ -20,7 +20,7 @@ from plugin_eval.markdown_parser import (
     NOT_CODE_SPAN_ONLY,
     OFFSET,
     code_spans,
-    parse,
+    parse_lines,
     plain_text,
 )
 from plugin_eval.walk import Listing, list_folder, read_file
@@ -183,13 +183,14 @@ def parse_skill(folder: Path) -> SkillDocument:
     """Read ``folder/SKILL.md`` and its listing; never raises on bad content."""
     skill_file = folder / SKILL_FILE
     problems: list[ParseProblem] = []
-    if skill_file.is_symlink() and not _inside(skill_file.resolve(), folder.resolve()):
+    link = skill_file.is_symlink()
+    if link and not _inside(skill_file.resolve(), folder.resolve()):
         raw = b""
         problems.append(
             ParseProblem(Problem.NOT_TEXT, "SKILL.md is a symlink that leaves the skill folder")
         )
     else:
-        if skill_file.is_symlink():  # a link inside the folder is read where it points
+        if link:  # a link inside the folder is read where it points
             skill_file = skill_file.resolve()
         try:
             raw = _read_capped(skill_file, problems)
@@ -228,7 +229,7 @@ def read_frontmatter_file(
     fields: dict[str, FieldInfo] = {}
     body_start = 1
     frontmatter_ok = False
-    if text.strip():
+    if text and not text.isspace():  # text.strip(), without copying the text
         body_start, frontmatter_ok = _frontmatter(lines, meta, fields, problems)
     elif not any(p.kind is Problem.NOT_TEXT for p in problems):
         problems.append(ParseProblem(Problem.EMPTY_FILE, f"{name} is empty", 1, 1))
@@ -249,9 +250,9 @@ def parse_text(
 ) -> SkillDocument:
     head = read_frontmatter_file(raw, problems)
     lines, body_start = head.lines, head.body_start
-    body = "\n".join(lines[body_start - 1 :])
+    body = lines[body_start - 1 :]
     env: dict[str, Any] = {}
-    tokens = tuple(parse(body, env)) if body.strip() else ()
+    tokens = tuple(parse_lines(body, env)) if _holds_text(body) else ()
     walk = _Walk(lines, body_start - 1, env)
     walk.run(tokens)
     return SkillDocument(
@@ -290,12 +291,18 @@ class MarkdownFile:
 def parse_markdown(raw: bytes, name: str) -> MarkdownFile:
     """The links and text of a supporting Markdown file (a reference, an index)."""
     head = read_frontmatter_file(raw, [], name)
-    body = "\n".join(head.lines[head.body_start - 1 :])
+    body = head.lines[head.body_start - 1 :]
     env: dict[str, Any] = {}
     walk = _Walk(head.lines, head.body_start - 1, env)
-    walk.run(tuple(parse(body, env)) if body.strip() else ())
+    walk.run(tuple(parse_lines(body, env)) if _holds_text(body) else ())
     code = [c.text for c in walk.inline_code] + [b.content for b in walk.code_blocks]
     return MarkdownFile(tuple(walk.links), "\n".join([*code, *(p.text for p in walk.prose)]))
+
+
+def _holds_text(lines: tuple[str, ...]) -> bool:
+    """Whether the lines joined hold more than whitespace (``"\\n".join(lines).strip()``),
+    without joining them: the first line that does ends the search."""
+    return any(line and not line.isspace() for line in lines)
 
 
 def _read_capped(path: Path, problems: list[ParseProblem]) -> bytes:

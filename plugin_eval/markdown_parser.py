@@ -1,6 +1,6 @@
 """The markdown-it parser every document is read with, set up to parse only what rules read.
 
-Two savings, neither of which changes a token or a view a rule reads:
+Four savings, none of which changes a token or a view a rule reads:
 
 - the block rules are tried through one function per chain that skips, by the first
   character of the line, the rules that cannot start there (a heading needs ``#``, a fence
@@ -8,7 +8,11 @@ Two savings, neither of which changes a token or a view a rule reads:
   would have returned False without touching the state;
 - the inline parser runs per inline token, only on text that holds link, image, code span,
   autolink, HTML or escape syntax (``INLINE_SYNTAX``); the rest is text and line breaks,
-  which ``plain_text`` reproduces.
+  which ``plain_text`` reproduces;
+- the block parser's line tables (where each line begins, ends and is indented) are computed
+  from the document's lines by str methods (``_block_state``), not by StateBlock's own loop
+  over them in Python, and its tokens are made field by field (``_State.push``), on the
+  markdown-it-py releases both were checked against.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from typing import Any
+from itertools import accumulate, repeat
+from operator import add, sub
+from typing import Any, Literal
 
+import markdown_it
 from markdown_it import MarkdownIt
 from markdown_it.ruler import Rule, Ruler
 from markdown_it.rules_block import StateBlock
@@ -200,6 +207,23 @@ def _located(rule: InlineRule) -> InlineRule:
     return located
 
 
+# The markdown-it-py releases this module's reading of markdown-it's internals was checked
+# against (tests/test_fast_paths_parse.py, on the installed one): the line tables and tokens
+# of ``_block_state`` and the option defaults of ``_READ_WITH_DEFAULT``. With any other
+# release, the library's own code does all of it.
+_CHECKED = ("4.3.0",)
+_RELEASE_CHECKED = markdown_it.__version__ in _CHECKED
+# Options the rules read as ``options.get(name, False)`` that the preset leaves out: set to
+# that default, each read gives the same answer without raising and catching a KeyError
+# (the list rule reads "tasklists" once per item).
+_READ_WITH_DEFAULT = {
+    "tasklists": False,
+    "alerts": False,
+    "inline_definitions": False,
+    "store_labels": False,
+}
+
+
 def _parser() -> MarkdownIt:
     # `parse` normalizes instead of a regex pass over every line end (see there).
     # Emphasis and entities change no structure a rule reads; the inline pass runs per token
@@ -210,21 +234,117 @@ def _parser() -> MarkdownIt:
     for name in ("link", "image", "autolink"):
         rule = next(r for r in md.inline.ruler.__rules__ if r.name == name)
         md.inline.ruler.at(name, _located(rule.fn))
+    if _RELEASE_CHECKED:
+        md.options.update(_READ_WITH_DEFAULT)
     return md
 
 
 MD = _parser()
 
+# The core chain must be the block rule alone, which is what ``_block_state`` and the block
+# parser's ``tokenize`` stand for.
+FAST_STATE = _RELEASE_CHECKED and MD.core.ruler.get_active_rules() == ["block"]
+
 
 def parse(src: str, env: dict[str, Any]) -> list[Token]:
-    """The block tokens of ``src``, whose lines must all end in a bare line feed already.
+    """The block tokens of ``src``, whose lines must all end in a bare line feed already."""
+    return parse_lines(src.split("\n"), env)
+
+
+def parse_lines(lines: Sequence[str], env: dict[str, Any]) -> list[Token]:
+    """The block tokens of ``lines`` joined by line feeds (none of them holding a line end).
 
     markdown-it's normalize rule would make every line end a line feed and every NUL a
     U+FFFD; the documents come with the first done, so only the second is left.
     """
+    src = "\n".join(lines)
     if "\0" in src:
         src = src.replace("\0", "\ufffd")
-    return MD.parse(src, env)
+    if not FAST_STATE:
+        return MD.parse(src, env)
+    tokens: list[Token] = []
+    if src:  # the block parser makes no state for an empty text
+        state = _block_state(src, lines, env, tokens)
+        MD.block.tokenize(state, state.line, state.lineMax)
+    return tokens
+
+
+class _State(StateBlock):
+    """StateBlock whose ``push`` makes its token without Token's generated ``__init__`` (and
+    ``__post_init__``, which only turns attrs given as a list into a dict): every field is set
+    to what ``Token(ttype, tag, nesting)`` and StateBlock.push give it, at about two thirds of
+    the cost, on the few hundred tokens of a skill."""
+
+    def push(self, ttype: str, tag: str, nesting: Literal[-1, 0, 1]) -> Token:
+        token = Token.__new__(Token)
+        token.type = ttype
+        token.tag = tag
+        token.nesting = nesting
+        token.attrs = {}
+        token.map = None
+        if nesting < 0:
+            self.level -= 1  # closing tag
+        token.level = self.level
+        if nesting > 0:
+            self.level += 1  # opening tag
+        token.children = None
+        token.content = ""
+        token.markup = ""
+        token.info = ""
+        token.meta = {}
+        token.block = True
+        token.hidden = False
+        self.tokens.append(token)
+        return token
+
+
+def _block_state(
+    src: str, lines: Sequence[str], env: dict[str, Any], tokens: list[Token]
+) -> StateBlock:
+    """markdown-it's StateBlock for ``src``, its line tables computed from ``lines``.
+
+    Every attribute but the source and the tables comes from StateBlock's own ``__init__``
+    (run on an empty text). A NUL made U+FFFD keeps every length and indent: the tables of the
+    lines as read are those of ``src``.
+    """
+    state = _State("", MD, env, tokens)
+    state.src = src
+    # A line begins at every line feed but the last's, which begins one only when what
+    # follows it holds more than spaces and tabs (StateBlock gives no line to the rest).
+    if not lines[-1].strip(" \t"):
+        lines = lines[:-1]
+    sizes = list(map(len, lines))
+    # Indents: what lstrip(" \t") takes (StateBlock's isStrSpace is space or tab).
+    shifts = list(map(sub, sizes, map(len, map(str.lstrip, lines, repeat(" \t")))))
+    begins = [0, *accumulate(map(add, sizes, repeat(1)))]
+    begins.pop()  # where a line after the last would begin
+    ends = list(map(add, begins, sizes))
+    if "\t" in src:
+        # A tab indents to the next multiple of four.
+        counts = [
+            _columns(line[:shift]) if shift else 0
+            for line, shift in zip(lines, shifts, strict=True)
+        ]
+    else:
+        counts = shifts.copy()
+    # The fake line after the last, which spares the rules bounds checks.
+    length = len(src)
+    begins.append(length)
+    ends.append(length)
+    shifts.append(0)
+    counts.append(0)
+    state.bMarks, state.eMarks, state.tShift, state.sCount = begins, ends, shifts, counts
+    state.bsCount = [0] * len(begins)
+    state.lineMax = len(begins) - 1
+    return state
+
+
+def _columns(indent: str) -> int:
+    """The width of an indent of spaces and tabs, a tab reaching the next multiple of four."""
+    width = 0
+    for char in indent:
+        width += 4 - width % 4 if char == "\t" else 1
+    return width
 
 
 # Without one of these, the active inline rules (text, newline, escape, backticks, link,
@@ -262,6 +382,27 @@ def code_spans(content: str) -> list[tuple[str, str]]:
     not all spaces (a tab counts as content); a line end drops the spaces before it (one for a soft break, all for a
     hard one) and the spaces and tabs after it.
     """
+    if "\n" in content or "``" in content:
+        return _spans_of_runs(content)
+    # One line whose backticks stand alone (most code spans): each closes the one before it,
+    # so the text splits at them into text, code, text, …; an odd one out is text.
+    pieces = content.split("`")
+    if len(pieces) % 2 == 0:
+        tail = pieces.pop()
+        pieces[-1] += "`" + tail
+    parts = [("text", pieces[0])] if pieces[0] else []
+    for at in range(1, len(pieces), 2):
+        code = pieces[at]
+        if code.startswith(" ") and code.endswith(" ") and code.strip(" "):
+            code = code[1:-1]
+        parts.append(("code", code))
+        if pieces[at + 1]:
+            parts.append(("text", pieces[at + 1]))
+    return parts
+
+
+def _spans_of_runs(content: str) -> list[tuple[str, str]]:
+    """``code_spans`` for any text: runs of backticks of any length, line ends."""
     parts: list[tuple[str, str]] = []
     pending: list[str] = []
     size = len(content)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 from plugin_eval import budgets
@@ -44,6 +45,7 @@ _TOOL_FOLDERS = frozenset(TOOL_FOLDERS)
 VENV_MARKER = "pyvenv.cfg"
 REPORT_MARKER = ".plugin-eval-index.json"
 
+_NAME = attrgetter("name")
 # Decides whether to enter a subfolder: (its path from the root, its name) -> a reason to skip.
 Prune = Callable[[str, str], "str | None"]
 
@@ -84,17 +86,18 @@ class Walk:
             rel, path = stack.pop()
             try:
                 with os.scandir(path) as it:
-                    entries = sorted(it, key=lambda e: e.name)
+                    entries = sorted(it, key=_NAME)
             except OSError as err:
                 self.unreadable.append((rel or ".", err.strerror or str(err)))
                 continue
-            names = {e.name for e in entries}
-            if rel and VENV_MARKER in names:
-                self.skipped.append((rel, "a virtual environment"))
-                continue
-            if rel and REPORT_MARKER in names:
-                self.skipped.append((rel, "a plugin-eval report folder"))
-                continue
+            if rel:  # the root is walked whatever it holds
+                names = {e.name for e in entries}
+                if VENV_MARKER in names:
+                    self.skipped.append((rel, "a virtual environment"))
+                    continue
+                if REPORT_MARKER in names:
+                    self.skipped.append((rel, "a plugin-eval report folder"))
+                    continue
             here = _sorted_out(rel, path, entries)
             yield here
             # Pruned after the caller has seen the folder (a .gitignore in it may decide).
@@ -196,12 +199,16 @@ def list_folder(folder: Path, cap: int | None = None) -> Listing:
     walk = Walk(folder)
     truncated = False
     for here in walk:
-        prefix = here.rel + "/" if here.rel else ""
-        links += (prefix + n for n in here.links)
-        others += (prefix + n for n in here.others)
         if here.rel:
+            prefix = here.rel + "/"
+            links += [prefix + n for n in here.links]
+            others += [prefix + n for n in here.others]
             folders.append(here.rel)
-        files += (prefix + n for n in here.files)
+            files += [prefix + n for n in here.files]
+        else:
+            links += here.links
+            others += here.others
+            files += here.files
         if len(files) > cap:
             truncated = True
             break
