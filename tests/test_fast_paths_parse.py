@@ -84,7 +84,7 @@ checked_release = pytest.mark.skipif(
 
 
 def test_the_shortcuts_are_used_only_on_a_checked_release() -> None:
-    assert FAST_STATE == (markdown_it.__version__ in _CHECKED)
+    assert (markdown_it.__version__ in _CHECKED) == FAST_STATE
     assert (MD.options.get("tasklists") is not None) == FAST_STATE
 
 
