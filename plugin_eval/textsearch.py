@@ -11,8 +11,10 @@ one read, not one per match.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 
 def occurrences(
@@ -126,3 +128,107 @@ class LazyRegex:
         if self._compiled is None:
             self._compiled = re.compile(self.source, self.flags)
         return self._compiled
+
+
+# ``re``'s own parser (the one ``re.compile`` runs), read for what every match of a pattern
+# begins with or holds. Private, so reached by name; the tests pin what it gives.
+_PARSER: Any = importlib.import_module("re._parser")
+Parsed = list[tuple[Any, Any]]
+
+
+def _starts(items: Parsed) -> frozenset[str] | None:
+    """Literals one of which every match of ``items`` (a parsed sequence) begins with, or
+    None when a match may begin otherwise. A word boundary before them takes no text."""
+    i = 0
+    while i < len(items) and items[i] == (_PARSER.AT, _PARSER.AT_BOUNDARY):
+        i += 1
+    run = ""
+    while i + len(run) < len(items) and items[i + len(run)][0] is _PARSER.LITERAL:
+        run += chr(items[i + len(run)][1])
+    if run:
+        return frozenset((run,))
+    if i == len(items):
+        return None
+    op, av = items[i]
+    rest = items[i + 1 :]
+    if op is _PARSER.SUBPATTERN and not av[1] and not av[2]:
+        return _starts([*av[3], *rest])
+    if op is _PARSER.BRANCH:
+        found: set[str] = set()
+        for branch in av[1]:
+            starts = _starts([*branch, *rest])
+            if starts is None:
+                return None
+            found |= starts
+        return frozenset(found)
+    return None
+
+
+def _needs(items: Parsed) -> frozenset[str] | None:
+    """Literals one of which every match of ``items`` holds, or None when none is known."""
+    i = 0
+    while i < len(items):
+        op, av = items[i]
+        if op is _PARSER.LITERAL:
+            run = ""
+            while i < len(items) and items[i][0] is _PARSER.LITERAL:
+                run += chr(items[i][1])
+                i += 1
+            return frozenset((run,))
+        needs: frozenset[str] | None = None
+        if op is _PARSER.SUBPATTERN and not av[1] and not av[2]:
+            needs = _needs(av[3])
+        elif op in (_PARSER.MAX_REPEAT, _PARSER.MIN_REPEAT) and av[0] >= 1:
+            needs = _needs(av[2])
+        elif op is _PARSER.BRANCH:
+            each = [_needs(branch) for branch in av[1]]
+            needs = None if None in each else frozenset().union(*each)  # type: ignore[arg-type]
+        if needs is not None:
+            return needs
+        i += 1
+    return None
+
+
+def _fewest(literals: frozenset[str], inside: Callable[[str, str], bool]) -> tuple[str, ...]:
+    """``literals`` less each that holds another as ``inside`` says (found wherever it is)."""
+    return tuple(sorted(a for a in literals if not any(b != a and inside(b, a) for b in literals)))
+
+
+class Lowered:
+    """A case-insensitive regex searched as its case-sensitive self in text lower-cased, and
+    only where its matches can begin (or, failing that, only in text that holds what every
+    match holds), both read from the pattern by ``re``'s parser.
+
+    Exact for text whose lowering keeps every offset and folds as ``re`` does (no
+    analysis.CASE_TRAPS in it), given a pattern whose literals are lower case and whose
+    classes hold a character exactly when they hold its lower case (tests prove this of each
+    pattern used so). The regex and its reading are compiled on first use."""
+
+    __slots__ = ("_plan", "regex")
+
+    def __init__(self, regex: re.Pattern[str]) -> None:
+        self.regex = regex
+        self._plan: tuple[re.Pattern[str], tuple[str, ...] | None, tuple[str, ...]] | None = None
+
+    @property
+    def plan(self) -> tuple[re.Pattern[str], tuple[str, ...] | None, tuple[str, ...]]:
+        """The case-sensitive regex, the literals its matches begin with (None when they may
+        begin elsewhere), and those one of which every match holds (none when unknown)."""
+        if self._plan is None:
+            items = list(_PARSER.parse(self.regex.pattern, self.regex.flags).data)
+            starts, needs = _starts(items), _needs(items)
+            self._plan = (
+                re.compile(self.regex.pattern, self.regex.flags & ~re.IGNORECASE),
+                None if starts is None else _fewest(starts, lambda b, a: a.startswith(b)),
+                () if needs is None else _fewest(needs, lambda b, a: b in a),
+            )
+        return self._plan
+
+    def finditer(self, lowered: str) -> Iterator[re.Match[str]]:
+        """``regex.finditer(text)`` where ``lowered`` is ``text.lower()``: the same spans (the
+        groups in lower case)."""
+        plain, starts, needs = self.plan
+        if starts is not None:
+            yield from from_starts(plain, lowered, starts)
+        elif not needs or any(literal in lowered for literal in needs):
+            yield from plain.finditer(lowered)

@@ -7,15 +7,16 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 
 from plugin_eval import budgets
-from plugin_eval.analysis import Facts, RefStatus
-from plugin_eval.document import CodeBlock, Problem, SkillDocument
+from plugin_eval.analysis import CASE_TRAPS, Facts, RefStatus
+from plugin_eval.document import CodeBlock, Heading, Problem, SkillDocument
 from plugin_eval.evidence import Evidence, SubScore, total
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import BY_CODE
 from plugin_eval.scoring.composite import penalty
-from plugin_eval.textsearch import from_starts
+from plugin_eval.textsearch import Lowered, from_starts
 from plugin_eval.vocabulary import DimensionName, SubScoreName
 
 # What one finding of a (non anti-pattern) rule takes off its sub-score.
@@ -41,6 +42,28 @@ def deductions(name: str, findings: Iterable[Finding]) -> list[Evidence]:
                 Evidence(f"{code}: {len(group) - len(counted)} more not deducted again", 0.0)
             )
     return out
+
+
+class _Headings:
+    """A skill's headings as ``Facts.headings_matching`` searches them (their texts joined
+    by line feeds), searched lower-cased where that finds the same (textsearch.Lowered)."""
+
+    def __init__(self, doc: SkillDocument, facts: Facts) -> None:
+        self.headings = doc.headings
+        self.facts = facts
+        text = "\n".join(h.text for h in self.headings)
+        traps = not text.isascii() and any(trap in text for trap in CASE_TRAPS)
+        self.lowered = None if traps else text.lower()
+
+    def matching(self, regex: Lowered) -> list[Heading]:
+        """``facts.headings_matching(regex.regex)``: headings the regex finds something in."""
+        if self.lowered is None:
+            return self.facts.headings_matching(regex.regex)
+        found = [m.start() for m in regex.finditer(self.lowered)]
+        if not found:
+            return []
+        starts = [0, *accumulate(len(h.text) + 1 for h in self.headings)]
+        return [self.headings[i] for i in sorted({bisect_right(starts, at) - 1 for at in found})]
 
 
 def frontmatter_quality(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
@@ -124,18 +147,20 @@ _OUTPUT_WORDS = (
 _CONTRACT_NOUNS = r"(?:formats?|schemas?|structure|contracts?|spec\w*|fields?|shapes?|templates?)"
 
 
-def _io_heading(words: str, said: str, written: str) -> re.Pattern[str]:
+def _io_heading(words: str, said: str, written: str) -> Lowered:
     """A heading about the inputs or outputs themselves: the I/O word is what it is about
     (its last word, before a contract noun, or opening "Inputs and outputs"), not a modifier
     ("Validate Input Files", "Model Output Types", "Parameter Tuning Guide")."""
-    return re.compile(
-        rf"\b(?:{words})(?:\s*\([^)\n]*\))?\s*:?\s*$|\b(?:{words})\s+{_CONTRACT_NOUNS}\b|"
-        rf"^\W*(?:\d+[.)]\s*)?(?:{words})\s*(?:and\b|&|/|:)|\bwhat {said}\b|{written}",
-        re.IGNORECASE | re.MULTILINE,
+    return Lowered(
+        re.compile(
+            rf"\b(?:{words})(?:\s*\([^)\n]*\))?\s*:?\s*$|\b(?:{words})\s+{_CONTRACT_NOUNS}\b|"
+            rf"^\W*(?:\d+[.)]\s*)?(?:{words})\s*(?:and\b|&|/|:)|\bwhat {said}\b|{written}",
+            re.IGNORECASE | re.MULTILINE,
+        )
     )
 
 
-# Matched on the headings joined by line feeds (Facts.headings_matching): one per line.
+# Matched on the headings joined by line feeds (_Headings.matching): one per line.
 INPUT_HEADING = _io_heading(_INPUT_WORDS, "you (?:need|provide)", "输入|参数")
 OUTPUT_HEADING = _io_heading(_OUTPUT_WORDS, "(?:it|you) (?:returns?|get)", "输出|返回")
 # An input or output stated in prose: what it returns or produces, or what it takes as input
@@ -222,8 +247,9 @@ def _labelled(doc: SkillDocument) -> int | None:
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
     sections = doc.sections()
-    input_heads = set(map(id, facts.headings_matching(INPUT_HEADING)))
-    output_heads = set(map(id, facts.headings_matching(OUTPUT_HEADING)))
+    headings = _Headings(doc, facts)
+    input_heads = set(map(id, headings.matching(INPUT_HEADING)))
+    output_heads = set(map(id, headings.matching(OUTPUT_HEADING)))
     inputs = [s for s in sections if id(s.heading) in input_heads]
     outputs = [s for s in sections if id(s.heading) in output_heads]
     # Both declared by bold labels ("**Input:** …", "**Output format:** …") instead of
@@ -409,16 +435,23 @@ def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Find
     )
 
 
-EXAMPLE_HEADING = re.compile(r"\b(?:examples?|usage|sample|demo|walkthrough)\b|示例|例子", re.I)
-USAGE_HEADING = re.compile(
-    r"\b(?:when to use|usage|how to|workflow|steps?|instructions?|quick ?start|process|procedure|"
-    r"getting started|use cases?)\b|使用|步骤|流程",
-    re.I,
+# Matched on the headings joined by line feeds (_Headings.matching).
+EXAMPLE_HEADING = Lowered(
+    re.compile(r"\b(?:examples?|usage|sample|demo|walkthrough)\b|示例|例子", re.I)
 )
-EDGE_HEADING = re.compile(
-    r"\b(?:troubleshoot\w*|pitfalls?|edge cases?|common (?:mistakes|errors|issues)|gotchas?|"
-    r"limitations?|caveats?|faq|errors?|failure modes?|anti-?patterns?|don'?ts?)\b|注意|常见问题",
-    re.I,
+USAGE_HEADING = Lowered(
+    re.compile(
+        r"\b(?:when to use|usage|how to|workflow|steps?|instructions?|quick ?start|process|"
+        r"procedure|getting started|use cases?)\b|使用|步骤|流程",
+        re.I,
+    )
+)
+EDGE_HEADING = Lowered(
+    re.compile(
+        r"\b(?:troubleshoot\w*|pitfalls?|edge cases?|common (?:mistakes|errors|issues)|gotchas?|"
+        r"limitations?|caveats?|faq|errors?|failure modes?|anti-?patterns?|don'?ts?)\b|注意|常见问题",
+        re.I,
+    )
 )
 
 
@@ -436,7 +469,8 @@ def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Fin
             Evidence(f"{len(sections)} section(s) (h2/h3)", 0.08 * len(sections) + 0.02)
         )
     code = doc.code_blocks
-    example_heads = facts.headings_matching(EXAMPLE_HEADING)
+    matching = _Headings(doc, facts).matching
+    example_heads = matching(EXAMPLE_HEADING)
     if code or example_heads or doc.blockquotes:
         what = f"{len(code)} code block(s)" if code else "an examples section or quoted example"
         evidence.append(Evidence(f"shows examples: {what}", 0.20))
@@ -451,12 +485,12 @@ def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Fin
         )
     elif example_heads or doc.blockquotes:
         evidence.append(Evidence("prose examples need no language tags", 0.10))
-    usage = facts.headings_matching(USAGE_HEADING)
+    usage = matching(USAGE_HEADING)
     if usage:
         evidence.append(
             Evidence(f"usage guidance section ('{usage[0].text}')", 0.15, usage[0].line)
         )
-    edges = facts.headings_matching(EDGE_HEADING)
+    edges = matching(EDGE_HEADING)
     if edges:
         evidence.append(
             Evidence(
@@ -514,7 +548,9 @@ def token_efficiency(doc: SkillDocument, facts: Facts, findings: list[Finding]) 
     return total("token_efficiency", evidence + deductions("token_efficiency", findings))
 
 
-SEE_ALSO = re.compile(r"\b(?:see also|related|further reading|next steps|companion)\b", re.I)
+SEE_ALSO = Lowered(
+    re.compile(r"\b(?:see also|related|further reading|next steps|companion)\b", re.I)
+)
 
 
 def ecosystem_coherence(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
@@ -529,7 +565,7 @@ def ecosystem_coherence(doc: SkillDocument, facts: Facts, findings: list[Finding
                 resolved[0].line,
             )
         )
-    related = facts.headings_matching(SEE_ALSO)
+    related = _Headings(doc, facts).matching(SEE_ALSO)
     if related:
         evidence.append(
             Evidence(f"points to related material ('{related[0].text}')", 0.15, related[0].line)

@@ -1,0 +1,190 @@
+"""The sub-scores' and rules' shortcuts find what the plain way finds (a guard for edits)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plugin_eval.analysis import CASE_TRAPS, Facts
+from plugin_eval.document import Heading, SkillDocument, parse_skill
+from plugin_eval.scoring import subscores
+from plugin_eval.textsearch import Lowered, _needs, _starts
+from tests.conftest import CORPUS_REAL
+
+PARSER: Any = importlib.import_module("re._parser")
+REPO = Path(__file__).resolve().parents[1]
+
+# Every case-insensitive regex the sub-scores search lower-cased.
+LOWERED = {name: value for name, value in vars(subscores).items() if isinstance(value, Lowered)}
+
+
+def test_every_heading_regex_is_searched_lower_cased() -> None:
+    assert set(LOWERED) == {
+        *("INPUT_HEADING", "OUTPUT_HEADING", "EXAMPLE_HEADING", "USAGE_HEADING"),
+        *("EDGE_HEADING", "SEE_ALSO"),
+    }
+
+
+def _atoms(items: Any) -> Iterator[str]:
+    """Each one-character test of a parsed pattern, as a pattern of its own; an operator the
+    proof does not know fails it, so that a new one is looked at."""
+    for op, av in items:
+        if op is PARSER.LITERAL:
+            yield re.escape(chr(av))
+        elif op is PARSER.NOT_LITERAL:
+            yield "[^" + re.escape(chr(av)) + "]"
+        elif op is PARSER.IN:
+            yield "[" + "".join(_set_item(o, a) for o, a in av) + "]"
+        elif op is PARSER.AT:
+            # \b reads \w, ^ and $ the line feed: both proved below whatever the pattern.
+            assert av in (PARSER.AT_BOUNDARY, PARSER.AT_BEGINNING, PARSER.AT_END), av
+        elif op is PARSER.SUBPATTERN:
+            assert not av[1] and not av[2], "an inline flag changes the case folding"
+            yield from _atoms(av[3])
+        elif op is PARSER.BRANCH:
+            for branch in av[1]:
+                yield from _atoms(branch)
+        elif op in (PARSER.MAX_REPEAT, PARSER.MIN_REPEAT):
+            yield from _atoms(av[2])
+        else:
+            raise AssertionError(f"not proved for {op}")
+
+
+def _set_item(op: Any, av: Any) -> str:
+    if op is PARSER.NEGATE:
+        return "^"
+    if op is PARSER.LITERAL:
+        return re.escape(chr(av))
+    if op is PARSER.CATEGORY:
+        names = {
+            PARSER.CATEGORY_WORD: r"\w",
+            PARSER.CATEGORY_NOT_WORD: r"\W",
+            PARSER.CATEGORY_SPACE: r"\s",
+            PARSER.CATEGORY_NOT_SPACE: r"\S",
+            PARSER.CATEGORY_DIGIT: r"\d",
+            PARSER.CATEGORY_NOT_DIGIT: r"\D",
+        }
+        return names[av]
+    raise AssertionError(f"not proved for {op} in a class")
+
+
+def _every_character() -> str:
+    """Every character whose lower case is one character, and not a case trap."""
+    chars = (chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    return "".join(c for c in chars if c not in CASE_TRAPS)
+
+
+def test_lowering_keeps_offsets_except_at_case_traps() -> None:
+    everything = _every_character()
+    assert all(len(c.lower()) == 1 for c in everything)
+    # The one lower case that depends on its neighbours (a final sigma) is one character too.
+    assert "ΑΣ".lower() == "ας"
+
+
+def test_each_lowered_regex_tests_a_character_as_its_lower_case() -> None:
+    """What makes Lowered exact: every one-character test of the pattern, case-insensitive,
+    holds of a character exactly when the case-sensitive test holds of its lower case (the
+    final sigma too); \\w (read by \\b) and the line feed (read by ^ and $) likewise."""
+    everything = _every_character()
+    lowered = "".join(c.lower() for c in everything)
+    atoms = {r"\w", r"\n"}
+    for lowered_regex in LOWERED.values():
+        regex = lowered_regex.regex
+        assert regex.flags & re.IGNORECASE
+        atoms.update(_atoms(PARSER.parse(regex.pattern, regex.flags).data))
+    for atom in sorted(atoms):
+        folding = re.compile(atom, re.IGNORECASE)
+        plain = re.compile(atom)
+        found = [m.start() for m in folding.finditer(everything)]
+        assert found == [m.start() for m in plain.finditer(lowered)], atom
+        assert bool(plain.fullmatch("ς")) == bool(plain.fullmatch("σ")), atom
+
+
+def test_starts_and_needs_read_from_the_parse() -> None:
+    def read(pattern: str) -> tuple[Any, Any]:
+        items = list(PARSER.parse(pattern, 0).data)
+        return _starts(items), _needs(items)
+
+    assert read(r"\b(?:ab|cd?)\b|ef") == ({"ab", "c", "ef"}, {"ab", "c", "ef"})
+    assert read(r"(?:xa|yb)z") == ({"xaz", "ybz"}, {"xa", "yb"})
+    assert read(r"(?:x|y)z") == (None, {"z"})  # one character each: parsed as a class
+    assert read(r"\w+ab|cd") == (None, {"ab", "cd"})
+    assert read(r"^\W*(?:ab)?cd") == (None, {"cd"})
+    assert read(r"a?b") == (None, {"b"})
+    assert read(r"(?:a|\d)b") == (None, {"b"})
+    assert read(r"(?:a|\d)") == (None, None)
+    assert read(r"(?i:ab)c") == (None, {"c"})
+
+
+def test_the_reading_keeps_only_literals_not_found_by_another() -> None:
+    plan = Lowered(re.compile(r"\b(?:output|output format|outputs?:)|return", re.I)).plan
+    assert plan[1] == ("output", "return")
+    assert Lowered(re.compile(r"^\s*(?:ab|xaby)", re.I)).plan[1:] == (None, ("ab",))
+
+
+HEADING_WORDS = [
+    *("Input", "INPUTS", "input", "Parameters", "args", "Arguments", "Prerequisites"),
+    *("Output", "Outputs", "Returns", "output format", "Response Format", "Deliverables"),
+    *("Result format", "What you need", "what it returns", "What You Get", "输入", "返回"),
+    *("Examples", "USAGE", "sample", "Demo", "walkthrough", "示例", "When to use", "how to"),
+    *("Workflow", "Steps", "Instruction", "Quick start", "quickstart", "Process", "步骤"),
+    *("Getting Started", "use cases", "Troubleshooting", "Pitfalls", "Edge cases", "FAQ"),
+    *("Common mistakes", "gotcha", "Limitations", "caveats", "errors", "Failure modes"),
+    *("anti-patterns", "Don'ts", "注意", "See also", "Related", "Further reading", "Next Steps"),
+    *("Companion", "Format", "schema", "Fields", "spec", "Template", "and", "&", "/", ":"),
+    *("(json)", "1.", "2)", "## ", "Validate", "Model", "Tuning", "x", "é", "-"),
+    *CASE_TRAPS,
+    *("ınput", "Arġs", "errorſ", "İnput"),
+]
+HEADING_TEXT = st.lists(
+    st.tuples(st.sampled_from(HEADING_WORDS), st.sampled_from([" ", "", "  ", ": ", "\t"])),
+    max_size=5,
+).map(lambda parts: "".join(word + sep for word, sep in parts))
+
+
+def _matching_both_ways(texts: list[str]) -> None:
+    headings = [Heading(2, text, line) for line, text in enumerate(texts, 1)]
+    doc = cast(SkillDocument, SimpleNamespace(headings=headings))
+    found = subscores._Headings(doc, Facts(doc))
+    for name, regex in LOWERED.items():
+        assert found.matching(regex) == Facts(doc).headings_matching(regex.regex), name
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(HEADING_TEXT, max_size=6))
+def test_headings_searched_lower_cased_are_those_the_regex_finds(texts: list[str]) -> None:
+    _matching_both_ways(texts)
+
+
+@settings(max_examples=500, deadline=None)
+@given(HEADING_TEXT)
+def test_a_lowered_regex_finds_the_regexs_spans(text: str) -> None:
+    if any(trap in text for trap in CASE_TRAPS):
+        return  # never searched lower-cased (see _Headings)
+    for name, regex in LOWERED.items():
+        found = [m.span() for m in regex.finditer(text.lower())]
+        assert found == [m.span() for m in regex.regex.finditer(text)], name
+
+
+def _corpus() -> list[Path]:
+    roots = [REPO / "corpus", CORPUS_REAL]
+    return [md.parent for root in roots if root.exists() for md in sorted(root.rglob("SKILL.md"))]
+
+
+@pytest.fixture(scope="module")
+def corpus_docs() -> list[SkillDocument]:
+    return [parse_skill(folder) for folder in _corpus()]
+
+
+def test_corpus_headings_searched_lower_cased(corpus_docs: list[SkillDocument]) -> None:
+    for doc in corpus_docs:
+        _matching_both_ways([h.text for h in doc.headings])
