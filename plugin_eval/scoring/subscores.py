@@ -7,7 +7,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, islice
 
 from plugin_eval import budgets
 from plugin_eval.analysis import CASE_TRAPS, Facts, RefStatus
@@ -80,10 +80,11 @@ DELEGABLE = (
     r"teams?|tools?|jobs?|workflows?|steps?)\b"
 )
 # Orchestrator signals, matched on lowercased prose: (kind, regex, the words one of which
-# every match begins with, the words one of which the prose must hold for any match). The
-# regex is tried only where a start word occurs (textsearch.from_starts); word starts are
-# checked after.
-SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...]], ...] = (
+# every match begins with, the words one of which the prose must hold for any match, or None
+# where they are nearly the start words, so that looking for them first only reads the prose
+# twice). The regex is tried only where a start word occurs (textsearch.from_starts); word
+# starts are checked after.
+SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...] | None], ...] = (
     (
         "orchestration",
         re.compile(
@@ -107,17 +108,7 @@ SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...]], ..
             "hand",
             "route",
         ),
-        (
-            "orchestrat",
-            "coordinat",
-            "dispatch",
-            "delegat",
-            "supervis",
-            "agent",
-            "manag",
-            "hand",
-            "route",
-        ),
+        None,
     ),
     (
         "calls other",
@@ -223,12 +214,18 @@ def _template(doc: SkillDocument, block: CodeBlock) -> bool:
     content = block.content
     if ":" not in content or not ("[" in content or "<" in content or "{" in content):
         return False
-    if len(_PLACEHOLDER_END.findall(content)) < 2 or len(_PLACEHOLDER_LINE.findall(content)) < 2:
-        return False
+    # The line before is read first: one short line, where the block can be long.
     line = block.line - 1
     while line > doc.body_start and not doc.line_text(line).strip():
         line -= 1
-    return _TEMPLATE_INTRO.search(doc.line_text(line)) is not None
+    if _TEMPLATE_INTRO.search(doc.line_text(line)) is None:
+        return False
+    return _at_least(2, _PLACEHOLDER_END, content) and _at_least(2, _PLACEHOLDER_LINE, content)
+
+
+def _at_least(count: int, regex: re.Pattern[str], text: str) -> bool:
+    """Whether ``regex`` finds ``count`` matches in ``text`` (the search stops there)."""
+    return len(list(islice(regex.finditer(text), count))) == count
 
 
 def _labelled(doc: SkillDocument) -> int | None:
@@ -246,10 +243,11 @@ def _labelled(doc: SkillDocument) -> int | None:
 
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
-    sections = doc.sections()
     headings = _Headings(doc, facts)
     input_heads = set(map(id, headings.matching(INPUT_HEADING)))
     output_heads = set(map(id, headings.matching(OUTPUT_HEADING)))
+    # The sections are placed only when one is an input or output section (most are not).
+    sections = doc.sections() if input_heads or output_heads else ()
     inputs = [s for s in sections if id(s.heading) in input_heads]
     outputs = [s for s in sections if id(s.heading) in output_heads]
     # Both declared by bold labels ("**Input:** …", "**Output format:** …") instead of
@@ -271,7 +269,6 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         at = bisect_right(starts, line) - 1
         return at >= 0 and line <= ends[at]
 
-    prose = [p for p in doc.prose if p.block != "heading"]
     joined = facts.prose_lower
     # Read only when there is no input or output section, the one case that uses it.
     io_prose = (
@@ -279,16 +276,22 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         if not inputs and not outputs
         else None
     )
-    structured = [
-        b
-        for b in doc.code_blocks
-        if in_outputs(b.line)
-        and (b.language in STRUCTURED_LANGS or b.content.lstrip().startswith(("{", "[")))
-    ]
+    # Without output sections every block and list is outside them: none is placed.
+    outside = [b for b in doc.code_blocks if not in_outputs(b.line)] if spans else doc.code_blocks
+    structured = (
+        [
+            b
+            for b in doc.code_blocks
+            if in_outputs(b.line)
+            and (b.language in STRUCTURED_LANGS or b.content.lstrip().startswith(("{", "[")))
+        ]
+        if spans
+        else []
+    )
     field_lists = (
         [
             p
-            for p in prose
+            for p in doc.prose
             if p.block in ("list", "table")
             and in_outputs(p.line)
             and FIELD_ITEM.match(doc.line_text(p.line))
@@ -298,11 +301,11 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     )
     # An exact reply format outside any output section ("deliver, in this format:" and a
     # block of labelled placeholders) is an output contract too.
-    templates = [b for b in doc.code_blocks if not in_outputs(b.line) and _template(doc, b)]
-    worker_code = [b for b in doc.code_blocks if not in_outputs(b.line) and b not in templates]
+    templates = [b for b in outside if _template(doc, b)]
+    worker_code = [b for b in outside if b not in templates]
 
     evidence: list[Evidence] = []
-    if not prose and not doc.code_blocks:
+    if not doc.code_blocks and all(p.block == "heading" for p in doc.prose):
         evidence.append(Evidence("no instructions in the body: nothing works as a worker", 0.0))
         return total(
             "orchestration_wiring", evidence + deductions("orchestration_wiring", findings)
@@ -360,7 +363,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     signals = [
         (f"{kind}: '{m.group(0)}'", facts.prose_line(m.start()))
         for kind, regex, starts, keywords in SIGNALS
-        if any(k in joined for k in keywords)
+        if keywords is None or any(k in joined for k in keywords)
         for m in from_starts(regex, joined, starts)
         if m.start() == 0 or not joined[m.start() - 1].isalnum()
     ]
