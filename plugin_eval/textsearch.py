@@ -37,8 +37,14 @@ def from_starts(
 ) -> Iterator[re.Match[str]]:
     """``regex.finditer(text)`` for a regex every match of which begins with one of
     ``starts``: the regex is tried only where one of them occurs."""
+    return _tried_at(regex, text, occurrences(text, starts))
+
+
+def _tried_at(regex: re.Pattern[str], text: str, places: list[int]) -> Iterator[re.Match[str]]:
+    """``regex.finditer(text)`` for a regex every match of which begins at one of
+    ``places`` (ascending offsets): the regex is tried only there."""
     end = 0
-    for at in occurrences(text, starts):
+    for at in places:
         if at < end:
             continue
         match = regex.match(text, at)
@@ -136,17 +142,20 @@ _PARSER: Any = importlib.import_module("re._parser")
 Parsed = list[tuple[Any, Any]]
 
 
-def _starts(items: Parsed) -> frozenset[str] | None:
-    """Literals one of which every match of ``items`` (a parsed sequence) begins with, or
-    None when a match may begin otherwise. A word boundary before them takes no text."""
+def _starts(items: Parsed) -> tuple[frozenset[str], bool] | None:
+    """Literals one of which every match of ``items`` (a parsed sequence) begins with, and
+    whether a match may begin at a line start instead (a ``^``); None when a match may begin
+    anywhere else. A word boundary before the literals takes no text."""
     i = 0
     while i < len(items) and items[i] == (_PARSER.AT, _PARSER.AT_BOUNDARY):
         i += 1
+    if i < len(items) and items[i] == (_PARSER.AT, _PARSER.AT_BEGINNING):
+        return frozenset(), True
     run = ""
     while i + len(run) < len(items) and items[i + len(run)][0] is _PARSER.LITERAL:
         run += chr(items[i + len(run)][1])
     if run:
-        return frozenset((run,))
+        return frozenset((run,)), False
     if i == len(items):
         return None
     op, av = items[i]
@@ -155,12 +164,14 @@ def _starts(items: Parsed) -> frozenset[str] | None:
         return _starts([*av[3], *rest])
     if op is _PARSER.BRANCH:
         found: set[str] = set()
+        lines = False
         for branch in av[1]:
             starts = _starts([*branch, *rest])
             if starts is None:
                 return None
-            found |= starts
-        return frozenset(found)
+            found |= starts[0]
+            lines = lines or starts[1]
+        return frozenset(found), lines
     return None
 
 
@@ -189,15 +200,15 @@ def _needs(items: Parsed) -> frozenset[str] | None:
     return None
 
 
-def _fewest(literals: frozenset[str], inside: Callable[[str, str], bool]) -> tuple[str, ...]:
-    """``literals`` less each that holds another as ``inside`` says (found wherever it is)."""
-    return tuple(sorted(a for a in literals if not any(b != a and inside(b, a) for b in literals)))
+def _fewest(literals: frozenset[str], holds: Callable[[str, str], bool]) -> tuple[str, ...]:
+    """``literals`` less each that ``holds`` another (found wherever that one is)."""
+    return tuple(sorted(a for a in literals if not any(b != a and holds(a, b) for b in literals)))
 
 
 class Lowered:
     """A case-insensitive regex searched as its case-sensitive self in text lower-cased, and
-    only where its matches can begin (or, failing that, only in text that holds what every
-    match holds), both read from the pattern by ``re``'s parser.
+    only where its matches can begin, in text that holds what every match holds: both read
+    from the pattern by ``re``'s parser.
 
     Exact for text whose lowering keeps every offset and folds as ``re`` does (no
     analysis.CASE_TRAPS in it), given a pattern whose literals are lower case and whose
@@ -208,27 +219,42 @@ class Lowered:
 
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.regex = regex
-        self._plan: tuple[re.Pattern[str], tuple[str, ...] | None, tuple[str, ...]] | None = None
+        self._plan: Plan | None = None
 
     @property
-    def plan(self) -> tuple[re.Pattern[str], tuple[str, ...] | None, tuple[str, ...]]:
-        """The case-sensitive regex, the literals its matches begin with (None when they may
-        begin elsewhere), and those one of which every match holds (none when unknown)."""
+    def plan(self) -> Plan:
+        """The case-sensitive regex; the literals its matches begin with (None when they may
+        begin anywhere) and whether they may begin at a line start; the literals one of which
+        every match holds, when that is not what the first two say."""
         if self._plan is None:
             items = list(_PARSER.parse(self.regex.pattern, self.regex.flags).data)
             starts, needs = _starts(items), _needs(items)
+            literals = None if starts is None else _fewest(starts[0], str.startswith)
+            lines = starts is not None and starts[1]
             self._plan = (
                 re.compile(self.regex.pattern, self.regex.flags & ~re.IGNORECASE),
-                None if starts is None else _fewest(starts, lambda b, a: a.startswith(b)),
-                () if needs is None else _fewest(needs, lambda b, a: b in a),
+                literals,
+                lines,
+                ()
+                if needs is None or (literals and not lines)
+                else _fewest(needs, str.__contains__),
             )
         return self._plan
 
     def finditer(self, lowered: str) -> Iterator[re.Match[str]]:
         """``regex.finditer(text)`` where ``lowered`` is ``text.lower()``: the same spans (the
         groups in lower case)."""
-        plain, starts, needs = self.plan
-        if starts is not None:
-            yield from from_starts(plain, lowered, starts)
-        elif not needs or any(literal in lowered for literal in needs):
+        plain, starts, lines, needs = self.plan
+        if needs and not any(literal in lowered for literal in needs):
+            return
+        if starts is None:
             yield from plain.finditer(lowered)
+            return
+        places = occurrences(lowered, starts)
+        if lines:
+            breaks = newlines(lowered) if plain.flags & re.MULTILINE else []
+            places = sorted({0, *places, *(at + 1 for at in breaks)})
+        yield from _tried_at(plain, lowered, places)
+
+
+Plan = tuple[re.Pattern[str], tuple[str, ...] | None, bool, tuple[str, ...]]

@@ -114,11 +114,11 @@ def test_starts_and_needs_read_from_the_parse() -> None:
         items = list(PARSER.parse(pattern, 0).data)
         return _starts(items), _needs(items)
 
-    assert read(r"\b(?:ab|cd?)\b|ef") == ({"ab", "c", "ef"}, {"ab", "c", "ef"})
-    assert read(r"(?:xa|yb)z") == ({"xaz", "ybz"}, {"xa", "yb"})
+    assert read(r"\b(?:ab|cd?)\b|ef") == (({"ab", "c", "ef"}, False), {"ab", "c", "ef"})
+    assert read(r"(?:xa|yb)z") == (({"xaz", "ybz"}, False), {"xa", "yb"})
     assert read(r"(?:x|y)z") == (None, {"z"})  # one character each: parsed as a class
     assert read(r"\w+ab|cd") == (None, {"ab", "cd"})
-    assert read(r"^\W*(?:ab)?cd") == (None, {"cd"})
+    assert read(r"^\W*(?:ab)?cd|\bef") == (({"ef"}, True), {"cd", "ef"})
     assert read(r"a?b") == (None, {"b"})
     assert read(r"(?:a|\d)b") == (None, {"b"})
     assert read(r"(?:a|\d)") == (None, None)
@@ -127,8 +127,18 @@ def test_starts_and_needs_read_from_the_parse() -> None:
 
 def test_the_reading_keeps_only_literals_not_found_by_another() -> None:
     plan = Lowered(re.compile(r"\b(?:output|output format|outputs?:)|return", re.I)).plan
-    assert plan[1] == ("output", "return")
-    assert Lowered(re.compile(r"^\s*(?:ab|xaby)", re.I)).plan[1:] == (None, ("ab",))
+    assert plan[1:] == (("output", "return"), False, ())
+    plan = Lowered(re.compile(r"^\s*(?:ab|xaby)|\bcd", re.I | re.M)).plan
+    assert plan[1:] == (("cd",), True, ("ab", "cd"))
+
+
+@pytest.mark.parametrize("flags", [0, re.MULTILINE])
+def test_a_match_at_a_line_start_is_tried_at_each_or_at_the_first(flags: int) -> None:
+    regex = Lowered(re.compile(r"^\W*ab|\bcd", re.I | flags))
+    text = "ab\n- ab cd\n\nab"
+    assert [m.span() for m in regex.finditer(text)] == [
+        m.span() for m in regex.regex.finditer(text)
+    ]
 
 
 HEADING_WORDS = [
