@@ -166,7 +166,9 @@ def _matching_both_ways(texts: list[str]) -> None:
     doc = cast(SkillDocument, SimpleNamespace(headings=headings))
     found = subscores._Headings(doc, Facts(doc))
     for name, regex in LOWERED.items():
-        assert found.matching(regex) == Facts(doc).headings_matching(regex.regex), name
+        plain = Facts(doc).headings_matching(regex.regex)
+        assert found.matching(regex) == plain, name
+        assert found.first(regex) == (plain[0] if plain else None), name
 
 
 @settings(max_examples=800, deadline=None)

@@ -7,6 +7,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import accumulate, islice
 
 from plugin_eval import budgets
@@ -51,19 +52,30 @@ class _Headings:
     def __init__(self, doc: SkillDocument, facts: Facts) -> None:
         self.headings = doc.headings
         self.facts = facts
-        text = "\n".join(h.text for h in self.headings)
+        text = "\n".join([h.text for h in self.headings])
         traps = not text.isascii() and any(trap in text for trap in CASE_TRAPS)
         self.lowered = None if traps else text.lower()
+
+    @cached_property
+    def starts(self) -> list[int]:
+        """Where each heading's text starts in the joined text."""
+        return [0, *accumulate(len(h.text) + 1 for h in self.headings)]
 
     def matching(self, regex: Lowered) -> list[Heading]:
         """``facts.headings_matching(regex.regex)``: headings the regex finds something in."""
         if self.lowered is None:
             return self.facts.headings_matching(regex.regex)
-        found = [m.start() for m in regex.finditer(self.lowered)]
-        if not found:
-            return []
-        starts = [0, *accumulate(len(h.text) + 1 for h in self.headings)]
-        return [self.headings[i] for i in sorted({bisect_right(starts, at) - 1 for at in found})]
+        found = {bisect_right(self.starts, m.start()) - 1 for m in regex.finditer(self.lowered)}
+        return [self.headings[i] for i in sorted(found)]
+
+    def first(self, regex: Lowered) -> Heading | None:
+        """The first of ``matching(regex)``, found by the regex's first match."""
+        if self.lowered is None:
+            return next(iter(self.facts.headings_matching(regex.regex)), None)
+        match = next(regex.finditer(self.lowered), None)
+        return (
+            None if match is None else self.headings[bisect_right(self.starts, match.start()) - 1]
+        )
 
 
 def frontmatter_quality(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
@@ -472,8 +484,9 @@ def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Fin
             Evidence(f"{len(sections)} section(s) (h2/h3)", 0.08 * len(sections) + 0.02)
         )
     code = doc.code_blocks
-    matching = _Headings(doc, facts).matching
-    example_heads = matching(EXAMPLE_HEADING)
+    found = _Headings(doc, facts)
+    # An examples section is looked for only where no code block shows examples already.
+    example_heads = not code and found.first(EXAMPLE_HEADING) is not None
     if code or example_heads or doc.blockquotes:
         what = f"{len(code)} code block(s)" if code else "an examples section or quoted example"
         evidence.append(Evidence(f"shows examples: {what}", 0.20))
@@ -488,17 +501,13 @@ def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Fin
         )
     elif example_heads or doc.blockquotes:
         evidence.append(Evidence("prose examples need no language tags", 0.10))
-    usage = matching(USAGE_HEADING)
-    if usage:
+    usage = found.first(USAGE_HEADING)
+    if usage is not None:
+        evidence.append(Evidence(f"usage guidance section ('{usage.text}')", 0.15, usage.line))
+    edges = found.first(EDGE_HEADING)
+    if edges is not None:
         evidence.append(
-            Evidence(f"usage guidance section ('{usage[0].text}')", 0.15, usage[0].line)
-        )
-    edges = matching(EDGE_HEADING)
-    if edges:
-        evidence.append(
-            Evidence(
-                f"edge cases / troubleshooting section ('{edges[0].text}')", 0.15, edges[0].line
-            )
+            Evidence(f"edge cases / troubleshooting section ('{edges.text}')", 0.15, edges.line)
         )
     if doc.tables or doc.list_items >= 3:
         evidence.append(
@@ -568,10 +577,10 @@ def ecosystem_coherence(doc: SkillDocument, facts: Facts, findings: list[Finding
                 resolved[0].line,
             )
         )
-    related = _Headings(doc, facts).matching(SEE_ALSO)
-    if related:
+    related = _Headings(doc, facts).first(SEE_ALSO)
+    if related is not None:
         evidence.append(
-            Evidence(f"points to related material ('{related[0].text}')", 0.15, related[0].line)
+            Evidence(f"points to related material ('{related.text}')", 0.15, related.line)
         )
     if facts.trigger.negative:
         evidence.append(
