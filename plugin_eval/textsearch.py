@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cache
 from typing import Any
 
 
@@ -200,6 +201,56 @@ def _needs(items: Parsed) -> frozenset[str] | None:
     return None
 
 
+def _first(items: Parsed) -> frozenset[str] | None:
+    """The characters every match of ``items`` begins with, or None when unknown (a category,
+    any character, a case-folded group, or a match that may be empty)."""
+    for i, (op, av) in enumerate(items):
+        if op in (_PARSER.AT, _PARSER.ASSERT, _PARSER.ASSERT_NOT):
+            continue  # takes no text
+        rest = items[i + 1 :]
+        if op is _PARSER.LITERAL:
+            return frozenset(chr(av))
+        if op is _PARSER.IN:
+            if any(kind is not _PARSER.LITERAL for kind, _ in av):
+                return None
+            return frozenset(chr(value) for _, value in av)
+        if op is _PARSER.SUBPATTERN and not av[1] and not av[2]:
+            return _first([*av[3], *rest])
+        if op is _PARSER.BRANCH:
+            each = [_first([*branch, *rest]) for branch in av[1]]
+            return None if None in each else frozenset().union(*each)  # type: ignore[arg-type]
+        if op in (_PARSER.MAX_REPEAT, _PARSER.MIN_REPEAT):
+            inner = _first([*av[2], *rest])
+            skipped = frozenset() if av[0] >= 1 else _first(rest)
+            return None if inner is None or skipped is None else inner | skipped
+        return None
+    return None
+
+
+@cache
+def needed(regex: re.Pattern[str]) -> tuple[str, ...]:
+    """Literals one of which every match of ``regex`` holds, read from its parse: text that
+    holds none has no match. Empty when none is known (or the regex folds case)."""
+    if regex.flags & re.IGNORECASE:
+        return ()
+    needs = _needs(list(_PARSER.parse(regex.pattern, regex.flags).data))
+    return () if needs is None else _fewest(needs, str.__contains__)
+
+
+@cache
+def led(regex: re.Pattern[str]) -> re.Pattern[str]:
+    """``regex`` with a test of the characters its matches begin with (read from its parse)
+    in front: a search passes other positions with that one test, not with the pattern's
+    own opening (lookbehinds, say). The same matches; ``regex`` itself when unknown."""
+    first = None
+    if not regex.flags & re.IGNORECASE:
+        first = _first(list(_PARSER.parse(regex.pattern, regex.flags).data))
+    if first is None:
+        return regex
+    chars = "".join(sorted(map(re.escape, first)))
+    return re.compile(f"(?=[{chars}])(?:{regex.pattern})", regex.flags)
+
+
 def _fewest(literals: frozenset[str], holds: Callable[[str, str], bool]) -> tuple[str, ...]:
     """``literals`` less each that ``holds`` another (found wherever that one is)."""
     return tuple(sorted(a for a in literals if not any(b != a and holds(a, b) for b in literals)))
@@ -213,13 +264,23 @@ class Lowered:
     Exact for text whose lowering keeps every offset and folds as ``re`` does (no
     analysis.CASE_TRAPS in it), given a pattern whose literals are lower case and whose
     classes hold a character exactly when they hold its lower case (tests prove this of each
-    pattern used so). The regex and its reading are compiled on first use."""
+    pattern used so). Nothing is compiled before first use, the case-insensitive regex only
+    for text lowering would change (``regex``)."""
 
-    __slots__ = ("_plan", "regex")
+    __slots__ = ("_plan", "_regex", "flags", "source")
 
-    def __init__(self, regex: re.Pattern[str]) -> None:
-        self.regex = regex
+    def __init__(self, source: str, flags: int = re.IGNORECASE) -> None:
+        self.source = source
+        self.flags = flags | re.IGNORECASE
+        self._regex: re.Pattern[str] | None = None
         self._plan: Plan | None = None
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The regex itself, case-insensitive."""
+        if self._regex is None:
+            self._regex = re.compile(self.source, self.flags)
+        return self._regex
 
     @property
     def plan(self) -> Plan:
@@ -227,12 +288,12 @@ class Lowered:
         begin anywhere) and whether they may begin at a line start; the literals one of which
         every match holds, when that is not what the first two say."""
         if self._plan is None:
-            items = list(_PARSER.parse(self.regex.pattern, self.regex.flags).data)
+            items = list(_PARSER.parse(self.source, self.flags).data)
             starts, needs = _starts(items), _needs(items)
             literals = None if starts is None else _fewest(starts[0], str.startswith)
             lines = starts is not None and starts[1]
             self._plan = (
-                re.compile(self.regex.pattern, self.regex.flags & ~re.IGNORECASE),
+                re.compile(self.source, self.flags & ~re.IGNORECASE),
                 literals,
                 lines,
                 ()

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from plugin_eval.analysis import CASE_TRAPS, Facts
 from plugin_eval.document import Heading, SkillDocument, parse_skill
+from plugin_eval.rules.pe113_third_person import FIRST_PERSON, QUOTED
 from plugin_eval.scoring import subscores
-from plugin_eval.textsearch import Lowered, _needs, _starts
+from plugin_eval.textsearch import Lowered, _first, _needs, _starts, led, needed
 from tests.conftest import CORPUS_REAL
 
 PARSER: Any = importlib.import_module("re._parser")
@@ -126,15 +127,15 @@ def test_starts_and_needs_read_from_the_parse() -> None:
 
 
 def test_the_reading_keeps_only_literals_not_found_by_another() -> None:
-    plan = Lowered(re.compile(r"\b(?:output|output format|outputs?:)|return", re.I)).plan
+    plan = Lowered(r"\b(?:output|output format|outputs?:)|return").plan
     assert plan[1:] == (("output", "return"), False, ())
-    plan = Lowered(re.compile(r"^\s*(?:ab|xaby)|\bcd", re.I | re.M)).plan
+    plan = Lowered(r"^\s*(?:ab|xaby)|\bcd", re.M).plan
     assert plan[1:] == (("cd",), True, ("ab", "cd"))
 
 
 @pytest.mark.parametrize("flags", [0, re.MULTILINE])
 def test_a_match_at_a_line_start_is_tried_at_each_or_at_the_first(flags: int) -> None:
-    regex = Lowered(re.compile(r"^\W*ab|\bcd", re.I | flags))
+    regex = Lowered(r"^\W*ab|\bcd", flags)
     text = "ab\n- ab cd\n\nab"
     assert [m.span() for m in regex.finditer(text)] == [
         m.span() for m in regex.regex.finditer(text)
@@ -200,3 +201,54 @@ def corpus_docs() -> list[SkillDocument]:
 def test_corpus_headings_searched_lower_cased(corpus_docs: list[SkillDocument]) -> None:
     for doc in corpus_docs:
         _matching_both_ways([h.text for h in doc.headings])
+
+
+def test_first_characters_read_from_the_parse() -> None:
+    def first(pattern: str) -> Any:
+        return _first(list(PARSER.parse(pattern, 0).data))
+
+    assert first(r"(?<!\w)(?:ab|[Cc]d)|\bx") == {"a", "C", "c", "x"}
+    assert first(r"(?=q)a?b*c") == {"a", "b", "c"}
+    assert first(r"(?:ab)+|e{2,3}") == {"a", "e"}
+    assert first(r"a?") is None  # may be empty
+    assert first(r"\wa|b") is None
+    assert first(r"[^a]b") is None
+    assert first(r"(?i:a)b") is None
+
+
+def test_a_led_regex_is_the_regex_where_nothing_is_known() -> None:
+    for regex in (re.compile(r"\w+"), re.compile("ab", re.I), re.compile("a?")):
+        assert led(regex) is regex
+    assert led(FIRST_PERSON).pattern.startswith("(?=[IMOWmouw])")
+    assert needed(QUOTED) == ('"', "'", "`", "“")
+    assert needed(re.compile("ab", re.I)) == ()
+
+
+PERSON_WORDS = [
+    *("I ", "I'm", "I can", "Type I ", "Me", "me", "my", "mine", "We", "we", "our", "ours", "us"),
+    *("US", "use", "You can", "your", "helps you", "HELPS you", "for you", "Mr ", "Ms ", "Ann "),
+    *('"', "'", "`", "“", "”", "\n", " ", "/", "-", "x", "é", ".", "I/O", "it's", "me/"),
+]
+PERSON_TEXT = st.lists(st.sampled_from(PERSON_WORDS), max_size=12).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(PERSON_TEXT)
+def test_pe113_shortcuts_find_what_its_regexes_find(text: str) -> None:
+    def span(match: re.Match[str] | None) -> tuple[int, int] | None:
+        return None if match is None else match.span()
+
+    assert span(led(FIRST_PERSON).search(text)) == span(FIRST_PERSON.search(text))
+    if not any(mark in text for mark in needed(QUOTED)):
+        assert QUOTED.search(text) is None
+
+
+def test_corpus_descriptions_by_the_pe113_shortcuts(corpus_docs: list[SkillDocument]) -> None:
+    for doc in corpus_docs:
+        text = doc.description or ""
+        first = led(FIRST_PERSON).search(text)
+        assert (first and first.span()) == ((m := FIRST_PERSON.search(text)) and m.span()), (
+            doc.folder
+        )
+        if not any(mark in text for mark in needed(QUOTED)):
+            assert QUOTED.search(text) is None

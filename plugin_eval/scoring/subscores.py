@@ -155,11 +155,9 @@ def _io_heading(words: str, said: str, written: str) -> Lowered:
     (its last word, before a contract noun, or opening "Inputs and outputs"), not a modifier
     ("Validate Input Files", "Model Output Types", "Parameter Tuning Guide")."""
     return Lowered(
-        re.compile(
-            rf"\b(?:{words})(?:\s*\([^)\n]*\))?\s*:?\s*$|\b(?:{words})\s+{_CONTRACT_NOUNS}\b|"
-            rf"^\W*(?:\d+[.)]\s*)?(?:{words})\s*(?:and\b|&|/|:)|\bwhat {said}\b|{written}",
-            re.IGNORECASE | re.MULTILINE,
-        )
+        rf"\b(?:{words})(?:\s*\([^)\n]*\))?\s*:?\s*$|\b(?:{words})\s+{_CONTRACT_NOUNS}\b|"
+        rf"^\W*(?:\d+[.)]\s*)?(?:{words})\s*(?:and\b|&|/|:)|\bwhat {said}\b|{written}",
+        re.IGNORECASE | re.MULTILINE,
     )
 
 
@@ -451,22 +449,14 @@ def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Find
 
 
 # Matched on the headings joined by line feeds (_Headings.matching).
-EXAMPLE_HEADING = Lowered(
-    re.compile(r"\b(?:examples?|usage|sample|demo|walkthrough)\b|示例|例子", re.I)
-)
+EXAMPLE_HEADING = Lowered(r"\b(?:examples?|usage|sample|demo|walkthrough)\b|示例|例子")
 USAGE_HEADING = Lowered(
-    re.compile(
-        r"\b(?:when to use|usage|how to|workflow|steps?|instructions?|quick ?start|process|"
-        r"procedure|getting started|use cases?)\b|使用|步骤|流程",
-        re.I,
-    )
+    r"\b(?:when to use|usage|how to|workflow|steps?|instructions?|quick ?start|process|"
+    r"procedure|getting started|use cases?)\b|使用|步骤|流程"
 )
 EDGE_HEADING = Lowered(
-    re.compile(
-        r"\b(?:troubleshoot\w*|pitfalls?|edge cases?|common (?:mistakes|errors|issues)|gotchas?|"
-        r"limitations?|caveats?|faq|errors?|failure modes?|anti-?patterns?|don'?ts?)\b|注意|常见问题",
-        re.I,
-    )
+    r"\b(?:troubleshoot\w*|pitfalls?|edge cases?|common (?:mistakes|errors|issues)|gotchas?|"
+    r"limitations?|caveats?|faq|errors?|failure modes?|anti-?patterns?|don'?ts?)\b|注意|常见问题"
 )
 
 
@@ -560,9 +550,7 @@ def token_efficiency(doc: SkillDocument, facts: Facts, findings: list[Finding]) 
     return total("token_efficiency", evidence + deductions("token_efficiency", findings))
 
 
-SEE_ALSO = Lowered(
-    re.compile(r"\b(?:see also|related|further reading|next steps|companion)\b", re.I)
-)
+SEE_ALSO = Lowered(r"\b(?:see also|related|further reading|next steps|companion)\b")
 
 
 def ecosystem_coherence(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
