@@ -392,7 +392,10 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
 def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Body within the specification's budgets, detail in supporting files SKILL.md links."""
     lines, tokens = doc.body_lines, facts.body_tokens
-    content_lines = sum(map(bool, map(str.strip, doc.lines[doc.body_start - 1 :])))
+    # Only "fewer than three" is read (and then shown): the count stops at three.
+    content_lines = len(
+        list(islice(filter(str.strip, islice(doc.lines, doc.body_start - 1, None)), 3))
+    )
     evidence: list[Evidence] = []
     if content_lines < 3:
         evidence.append(Evidence(f"body is nearly empty ({content_lines} lines of text)", 0.10))
