@@ -310,15 +310,18 @@ def candidates(text: str, pos: int, endpos: int) -> tuple[Matches, Matches, Matc
         for at in _word_starts(text, _SELF_NOUNS, pos, endpos)
         if text.startswith("skill.md", at) or _SELF_BEFORE.search(text, max(pos, at - 48), at)
     ]
-    toward = [at for at in selves if _TO_SELF.search(text, max(pos, at - 64), at)]
-    ratings = [
-        *near(RATING, text, selves, RATING_REACH, pos, endpos),
-        *near(RATING_TO, text, toward, RATING_TO_REACH, pos, endpos),
-    ]
+    ratings = []
+    if selves:  # most texts hold no 'this skill': nothing is tried
+        toward = [at for at in selves if _TO_SELF.search(text, max(pos, at - 64), at)]
+        ratings = [
+            *near(RATING, text, selves, RATING_REACH, pos, endpos),
+            *near(RATING_TO, text, toward, RATING_TO_REACH, pos, endpos),
+        ]
     verbs = _word_starts(text, _VERBS, pos, endpos)
-    overrides = list(near(OVERRIDE, text, verbs, 0, pos, endpos))
+    overrides = list(near(OVERRIDE, text, verbs, 0, pos, endpos)) if verbs else []
     words = _word_starts(text, _ADDRESS_WORDS, pos, endpos, _ADDRESS_STEMS)
-    return ratings, overrides, list(near(ADDRESS, text, words, ADDRESS_REACH, pos, endpos))
+    addresses = list(near(ADDRESS, text, words, ADDRESS_REACH, pos, endpos)) if words else []
+    return ratings, overrides, addresses
 
 
 @dataclass(frozen=True, repr=False)
@@ -471,12 +474,16 @@ def _one_block(lo: int, hi: int) -> Callable[[int], tuple[int, int]]:
 
 
 def _paragraphs(text: str) -> Callable[[int], tuple[int, int]]:
-    """The bounds of the paragraph (between blank lines) that holds an offset of ``text``."""
-    gaps = [(m.start(), m.end()) for m in _BLANK.finditer(text)]
-    starts = [0] + [end for _, end in gaps]
-    ends = [start for start, _ in gaps] + [len(text)]
+    """The bounds of the paragraph (between blank lines) that holds an offset of ``text``;
+    the paragraphs are found on first use (most texts hold nothing to place)."""
+    starts: list[int] = []
+    ends: list[int] = []
 
     def bounds(at: int) -> tuple[int, int]:
+        if not starts:
+            gaps = [(m.start(), m.end()) for m in _BLANK.finditer(text)]
+            starts.extend([0] + [end for _, end in gaps])
+            ends.extend([start for start, _ in gaps] + [len(text)])
         i = bisect_right(starts, at) - 1
         return starts[i], ends[i]
 
