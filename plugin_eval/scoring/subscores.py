@@ -520,8 +520,10 @@ def token_efficiency(doc: SkillDocument, facts: Facts, findings: list[Finding]) 
             "token_efficiency", [Evidence("no body: no instructions to be efficient", 0.0)]
         )
     evidence = [Evidence("start", 1.0)]
-    lines = max(1, facts.prose_lines)
     directives = len(facts.directives)
+    # Without a directive the density is 0 whatever the count: prose lines are counted only
+    # when there is one (most skills have none).
+    lines = max(1, facts.prose_lines) if directives else 1
     density = directives / lines
     for limit, cost in ((0.5, 0.4), (0.2, 0.2), (0.1, 0.1)):
         if density > limit:
