@@ -143,6 +143,10 @@ _PARSER: Any = importlib.import_module("re._parser")
 Parsed = list[tuple[Any, Any]]
 
 
+# The most literals a run is carried on into (each a separate search).
+_MOST_STARTS = 16
+
+
 def _starts(items: Parsed) -> tuple[frozenset[str], bool] | None:
     """Literals one of which every match of ``items`` (a parsed sequence) begins with, and
     whether a match may begin at a line start instead (a ``^``); None when a match may begin
@@ -156,6 +160,13 @@ def _starts(items: Parsed) -> tuple[frozenset[str], bool] | None:
     while i + len(run) < len(items) and items[i + len(run)][0] is _PARSER.LITERAL:
         run += chr(items[i + len(run)][1])
     if run:
+        # Carried on through a group that follows ("what (?:it|you)"): longer, rarer literals.
+        rest = items[i + len(run) :]
+        more = (
+            _starts(rest) if rest and rest[0][0] in (_PARSER.SUBPATTERN, _PARSER.BRANCH) else None
+        )
+        if more is not None and not more[1] and len(more[0]) <= _MOST_STARTS:
+            return frozenset(run + literal for literal in more[0]), False
         return frozenset((run,)), False
     if i == len(items):
         return None
@@ -182,11 +193,9 @@ def _needs(items: Parsed) -> frozenset[str] | None:
     while i < len(items):
         op, av = items[i]
         if op is _PARSER.LITERAL:
-            run = ""
-            while i < len(items) and items[i][0] is _PARSER.LITERAL:
-                run += chr(items[i][1])
-                i += 1
-            return frozenset((run,))
+            starts = _starts(items[i:])  # a literal run and what carries it on
+            assert starts is not None
+            return starts[0]
         needs: frozenset[str] | None = None
         if op is _PARSER.SUBPATTERN and not av[1] and not av[2]:
             needs = _needs(av[3])
