@@ -279,13 +279,6 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         at = bisect_right(starts, line) - 1
         return at >= 0 and line <= ends[at]
 
-    joined = facts.prose_lower
-    # Read only when there is no input or output section, the one case that uses it.
-    io_prose = (
-        next(from_starts(IO_PROSE, joined, IO_PROSE_STARTS), None)
-        if not inputs and not outputs
-        else None
-    )
     # Without output sections every block and list is outside them: none is placed.
     outside = [b for b in doc.code_blocks if not in_outputs(b.line)] if spans else doc.code_blocks
     structured = (
@@ -313,6 +306,14 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     # block of labelled placeholders) is an output contract too.
     templates = [b for b in outside if _template(doc, b)]
     worker_code = [b for b in outside if b not in templates]
+    joined = facts.prose_lower
+    # Read only where no section, label or template documents the contract: the one case
+    # that uses it.
+    io_prose = (
+        next(from_starts(IO_PROSE, joined, IO_PROSE_STARTS), None)
+        if not inputs and not outputs and output_label is None and not templates
+        else None
+    )
 
     evidence: list[Evidence] = []
     if not doc.code_blocks and all(p.block == "heading" for p in doc.prose):
