@@ -14,8 +14,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 
 def occurrences(
@@ -236,28 +235,73 @@ def _first(items: Parsed) -> frozenset[str] | None:
     return None
 
 
-@cache
-def needed(regex: re.Pattern[str]) -> tuple[str, ...]:
-    """Literals one of which every match of ``regex`` holds, read from its parse: text that
-    holds none has no match. Empty when none is known (or the regex folds case)."""
+_T = TypeVar("_T")
+_Store = dict[int, tuple[re.Pattern[str], _T]]
+
+
+def _once(store: _Store[_T], regex: re.Pattern[str], make: Callable[[re.Pattern[str]], _T]) -> _T:
+    """``make(regex)``, made once for each regex object. Looked up by identity, not by the
+    pattern's own hash, which reads its whole compiled code (microseconds for a long one);
+    ``store`` keeps the regex, so its identity is never another's."""
+    kept = store.get(id(regex))
+    if kept is None:
+        kept = store[id(regex)] = (regex, make(regex))
+    return kept[1]
+
+
+def _first_of(regex: re.Pattern[str]) -> frozenset[str] | None:
+    if regex.flags & re.IGNORECASE:
+        return None
+    return _first(list(_PARSER.parse(regex.pattern, regex.flags).data))
+
+
+def _needed(regex: re.Pattern[str]) -> tuple[str, ...]:
     if regex.flags & re.IGNORECASE:
         return ()
     needs = _needs(list(_PARSER.parse(regex.pattern, regex.flags).data))
     return () if needs is None else _fewest(needs, str.__contains__)
 
 
-@cache
-def led(regex: re.Pattern[str]) -> re.Pattern[str]:
-    """``regex`` with a test of the characters its matches begin with (read from its parse)
-    in front: a search passes other positions with that one test, not with the pattern's
-    own opening (lookbehinds, say). The same matches; ``regex`` itself when unknown."""
-    first = None
-    if not regex.flags & re.IGNORECASE:
-        first = _first(list(_PARSER.parse(regex.pattern, regex.flags).data))
+def _led(regex: re.Pattern[str]) -> re.Pattern[str]:
+    first = _first_of(regex)
     if first is None:
         return regex
     chars = "".join(sorted(map(re.escape, first)))
     return re.compile(f"(?=[{chars}])(?:{regex.pattern})", regex.flags)
+
+
+_WORD_START = re.compile(r"\b\w")
+
+
+def _word_openings(regex: re.Pattern[str]) -> re.Pattern[str]:
+    first = _first_of(regex)
+    if first is None or not all(map(_word, first)):
+        return _WORD_START
+    return re.compile(r"\b[" + "".join(sorted(map(re.escape, first))) + "]")
+
+
+_NEEDED: _Store[tuple[str, ...]] = {}
+_LED: _Store[re.Pattern[str]] = {}
+_OPENINGS: _Store[re.Pattern[str]] = {}
+
+
+def needed(regex: re.Pattern[str]) -> tuple[str, ...]:
+    """Literals one of which every match of ``regex`` holds, read from its parse: text that
+    holds none has no match. Empty when none is known (or the regex folds case)."""
+    return _once(_NEEDED, regex, _needed)
+
+
+def led(regex: re.Pattern[str]) -> re.Pattern[str]:
+    """``regex`` with a test of the characters its matches begin with (read from its parse)
+    in front: a search passes other positions with that one test, not with the pattern's
+    own opening (lookbehinds, say). The same matches; ``regex`` itself when unknown."""
+    return _once(_LED, regex, _led)
+
+
+def word_openings(regex: re.Pattern[str]) -> re.Pattern[str]:
+    """Where a match of ``regex`` that begins at a word start can begin: a word start at one
+    of the characters its matches begin with (read from its parse), else any word start."""
+    return _once(_OPENINGS, regex, _word_openings)
 
 
 def _fewest(literals: frozenset[str], holds: Callable[[str, str], bool]) -> tuple[str, ...]:

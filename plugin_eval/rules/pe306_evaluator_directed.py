@@ -29,7 +29,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
-from plugin_eval.textsearch import LazyRegex, newlines, occurrences
+from plugin_eval.textsearch import LazyRegex, newlines, occurrences, word_openings
 
 # Between two words: spaces and line breaks, and the emphasis and quote marks Markdown puts
 # between them ("**ignore** all _previous_ instructions", a blockquote's "> "). Bounded, so
@@ -195,7 +195,6 @@ QUOTED = re.compile(r'"[^"]*"|“[^”]*”|(?<![\w\'’])\'[^\'\n]*\'(?!\w)|‘
 # A sentence ends at a full stop (not of an abbreviation) and where a list item starts.
 _SENTENCE_END = re.compile(r"(?<![.]\w)[.!?](?=\s|$)|\n(?=[ \t]*(?:[-*+>#]|\d+[.)])[ \t])")
 _LETTER = re.compile(r"[^\W\d_]")
-_WORD_START = re.compile(r"\b\w")
 
 
 def starts_sentence(text: str, lo: int, at: int) -> bool:
@@ -269,15 +268,20 @@ def near(
 ) -> Iterator[re.Match[str]]:
     """``regex.finditer(text, pos, endpos)`` for a regex whose every match starts at a word
     start at most ``reach`` characters before one of ``cores`` (ascending offsets in
-    ``text[pos:endpos]``) that it holds: the regex is tried only at the word starts there."""
+    ``text[pos:endpos]``) that it holds: the regex is tried only at the word starts there
+    that open with a character its matches can begin with."""
     done = tried = pos
+    rx = openings = None
     for core in cores:
+        if rx is None or openings is None:  # compiled on first use
+            rx = regex.rx
+            openings = word_openings(rx)
         lo = max(tried, done, core - reach)
-        for start in _WORD_START.finditer(text, lo, core + 1):
+        for start in openings.finditer(text, lo, core + 1):
             at = start.start()
             if at < done:
                 continue
-            match = regex.rx.match(text, at, endpos)
+            match = rx.match(text, at, endpos)
             if match is not None:
                 done = match.end() if match.end() > at else at + 1
                 yield match
