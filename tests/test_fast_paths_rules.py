@@ -15,10 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plugin_eval.analysis import CASE_TRAPS, Facts
-from plugin_eval.document import Heading, SkillDocument, parse_skill
+from plugin_eval.document import CodeBlock, Heading, SkillDocument, parse_skill, parse_text
+from plugin_eval.rules import pe306_evaluator_directed as pe306
 from plugin_eval.rules.pe113_third_person import FIRST_PERSON, QUOTED
 from plugin_eval.scoring import subscores
-from plugin_eval.textsearch import Lowered, _first, _needs, _starts, led, needed
+from plugin_eval.textsearch import Lowered, _first, _needs, _starts, led, needed, word_openings
+from plugin_eval.triggering import display_width
 from tests.conftest import CORPUS_REAL
 
 PARSER: Any = importlib.import_module("re._parser")
@@ -124,6 +126,11 @@ def test_starts_and_needs_read_from_the_parse() -> None:
     assert read(r"(?:a|\d)b") == (None, {"b"})
     assert read(r"(?:a|\d)") == (None, None)
     assert read(r"(?i:ab)c") == (None, {"c"})
+    # A run is carried on through the group after it: longer literals, each still a start.
+    assert read(r"\bwhat (?:it|you) (?:get|go)\b") == (
+        ({"what it get", "what it go", "what you get", "what you go"}, False),
+        {"what it get", "what it go", "what you get", "what you go"},
+    )
 
 
 def test_the_reading_keeps_only_literals_not_found_by_another() -> None:
@@ -252,3 +259,64 @@ def test_corpus_descriptions_by_the_pe113_shortcuts(corpus_docs: list[SkillDocum
         )
         if not any(mark in text for mark in needed(QUOTED)):
             assert QUOTED.search(text) is None
+
+
+def test_word_openings_are_the_word_starts_a_match_can_begin_at() -> None:
+    assert word_openings(re.compile(r"\b(?:ab|cd)")).pattern == r"\b[ac]"
+    assert word_openings(re.compile(r"\w+")).pattern == r"\b\w"  # nothing known
+    assert word_openings(re.compile(r"\b(?:-a|b)")).pattern == r"\b\w"  # '-' opens no word
+
+
+def _pe306_lowered(docs: list[SkillDocument]) -> Iterator[str]:
+    for doc in docs[::3]:
+        yield pe306.lower(doc.text)
+
+
+def test_corpus_pe306_matches_begin_where_word_openings_say(
+    corpus_docs: list[SkillDocument],
+) -> None:
+    for text in _pe306_lowered(corpus_docs):
+        for lazy in (pe306.RATING, pe306.RATING_TO, pe306.OVERRIDE, pe306.ADDRESS):
+            openings = {m.start() for m in word_openings(lazy.rx).finditer(text)}
+            assert all(m.start() in openings for m in lazy.rx.finditer(text))
+
+
+def _plain_template(doc: SkillDocument, block: CodeBlock) -> bool:
+    """subscores._template as first written: every test in turn, every placeholder counted."""
+    content = block.content
+    if ":" not in content or not ("[" in content or "<" in content or "{" in content):
+        return False
+    ends = subscores._PLACEHOLDER_END.findall(content)
+    if len(ends) < 2 or len(subscores._PLACEHOLDER_LINE.findall(content)) < 2:
+        return False
+    line = block.line - 1
+    while line > doc.body_start and not doc.line_text(line).strip():
+        line -= 1
+    return subscores._TEMPLATE_INTRO.search(doc.line_text(line)) is not None
+
+
+def test_corpus_templates_as_first_written(corpus_docs: list[SkillDocument]) -> None:
+    for doc in corpus_docs:
+        for block in doc.code_blocks:
+            assert subscores._template(doc, block) == _plain_template(doc, block)
+
+
+TEMPLATE_BLOCKS = st.lists(
+    st.sampled_from(["- **Risk**: <x>", "Position: [one]", "a: {b}", "x", ":", "[", "", "  "]),
+    max_size=5,
+).map("\n".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["Reply in this format:", "Run it:", "", "OUTPUT"]), TEMPLATE_BLOCKS)
+def test_templates_as_first_written(intro: str, block: str) -> None:
+    doc = parse_text(Path("t"), f"# T\n\n{intro}\n\n```\n{block}\n```\n".encode())
+    for code in doc.code_blocks:
+        assert subscores._template(doc, code) == _plain_template(doc, code)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab \t中文ア한😀İ"), max_size=30))
+def test_a_width_is_never_below_the_length(text: str) -> None:
+    # PE101 measures the width only of a description shorter than the minimum.
+    assert display_width(text) >= len(text)
