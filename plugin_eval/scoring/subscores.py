@@ -224,7 +224,8 @@ def _template(doc: SkillDocument, block: CodeBlock) -> bool:
     content = block.content
     if ":" not in content or not ("[" in content or "<" in content or "{" in content):
         return False
-    # The line before is read first: one short line, where the block can be long.
+    # The line before is read before the placeholders are counted: one short line, where
+    # the block can be long (and the count stops at two).
     line = block.line - 1
     while line > doc.body_start and not doc.line_text(line).strip():
         line -= 1
