@@ -11,8 +11,10 @@ one read, not one per match.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 
 def occurrences(
@@ -35,8 +37,14 @@ def from_starts(
 ) -> Iterator[re.Match[str]]:
     """``regex.finditer(text)`` for a regex every match of which begins with one of
     ``starts``: the regex is tried only where one of them occurs."""
+    return _tried_at(regex, text, occurrences(text, starts))
+
+
+def _tried_at(regex: re.Pattern[str], text: str, places: list[int]) -> Iterator[re.Match[str]]:
+    """``regex.finditer(text)`` for a regex every match of which begins at one of
+    ``places`` (ascending offsets): the regex is tried only there."""
     end = 0
-    for at in occurrences(text, starts):
+    for at in places:
         if at < end:
             continue
         match = regex.match(text, at)
@@ -126,3 +134,241 @@ class LazyRegex:
         if self._compiled is None:
             self._compiled = re.compile(self.source, self.flags)
         return self._compiled
+
+
+# ``re``'s own parser (the one ``re.compile`` runs), read for what every match of a pattern
+# begins with or holds. Private, so reached by name; the tests pin what it gives.
+_PARSER: Any = importlib.import_module("re._parser")
+Parsed = list[tuple[Any, Any]]
+
+
+# The most literals a run is carried on into (each a separate search).
+_MOST_STARTS = 16
+
+
+def _starts(items: Parsed) -> tuple[frozenset[str], bool] | None:
+    """Literals one of which every match of ``items`` (a parsed sequence) begins with, and
+    whether a match may begin at a line start instead (a ``^``); None when a match may begin
+    anywhere else. A word boundary before the literals takes no text."""
+    i = 0
+    while i < len(items) and items[i] == (_PARSER.AT, _PARSER.AT_BOUNDARY):
+        i += 1
+    if i < len(items) and items[i] == (_PARSER.AT, _PARSER.AT_BEGINNING):
+        return frozenset(), True
+    run = ""
+    while i + len(run) < len(items) and items[i + len(run)][0] is _PARSER.LITERAL:
+        run += chr(items[i + len(run)][1])
+    if run:
+        # Carried on through a group that follows ("what (?:it|you)"): longer, rarer literals.
+        rest = items[i + len(run) :]
+        more = (
+            _starts(rest) if rest and rest[0][0] in (_PARSER.SUBPATTERN, _PARSER.BRANCH) else None
+        )
+        if more is not None and not more[1] and len(more[0]) <= _MOST_STARTS:
+            return frozenset(run + literal for literal in more[0]), False
+        return frozenset((run,)), False
+    if i == len(items):
+        return None
+    op, av = items[i]
+    rest = items[i + 1 :]
+    if op is _PARSER.SUBPATTERN and not av[1] and not av[2]:
+        return _starts([*av[3], *rest])
+    if op is _PARSER.BRANCH:
+        found: set[str] = set()
+        lines = False
+        for branch in av[1]:
+            starts = _starts([*branch, *rest])
+            if starts is None:
+                return None
+            found |= starts[0]
+            lines = lines or starts[1]
+        return frozenset(found), lines
+    return None
+
+
+def _needs(items: Parsed) -> frozenset[str] | None:
+    """Literals one of which every match of ``items`` holds, or None when none is known."""
+    i = 0
+    while i < len(items):
+        op, av = items[i]
+        if op is _PARSER.LITERAL:
+            starts = _starts(items[i:])  # a literal run and what carries it on
+            assert starts is not None
+            return starts[0]
+        needs: frozenset[str] | None = None
+        if op is _PARSER.SUBPATTERN and not av[1] and not av[2]:
+            needs = _needs(av[3])
+        elif op in (_PARSER.MAX_REPEAT, _PARSER.MIN_REPEAT) and av[0] >= 1:
+            needs = _needs(av[2])
+        elif op is _PARSER.BRANCH:
+            each = [_needs(branch) for branch in av[1]]
+            needs = None if None in each else frozenset().union(*each)  # type: ignore[arg-type]
+        if needs is not None:
+            return needs
+        i += 1
+    return None
+
+
+def _first(items: Parsed) -> frozenset[str] | None:
+    """The characters every match of ``items`` begins with, or None when unknown (a category,
+    any character, a case-folded group, or a match that may be empty)."""
+    for i, (op, av) in enumerate(items):
+        if op in (_PARSER.AT, _PARSER.ASSERT, _PARSER.ASSERT_NOT):
+            continue  # takes no text
+        rest = items[i + 1 :]
+        if op is _PARSER.LITERAL:
+            return frozenset(chr(av))
+        if op is _PARSER.IN:
+            if any(kind is not _PARSER.LITERAL for kind, _ in av):
+                return None
+            return frozenset(chr(value) for _, value in av)
+        if op is _PARSER.SUBPATTERN and not av[1] and not av[2]:
+            return _first([*av[3], *rest])
+        if op is _PARSER.BRANCH:
+            each = [_first([*branch, *rest]) for branch in av[1]]
+            return None if None in each else frozenset().union(*each)  # type: ignore[arg-type]
+        if op in (_PARSER.MAX_REPEAT, _PARSER.MIN_REPEAT):
+            inner = _first([*av[2], *rest])
+            skipped = frozenset() if av[0] >= 1 else _first(rest)
+            return None if inner is None or skipped is None else inner | skipped
+        return None
+    return None
+
+
+_T = TypeVar("_T")
+_Store = dict[int, tuple[re.Pattern[str], _T]]
+
+
+def _once(store: _Store[_T], regex: re.Pattern[str], make: Callable[[re.Pattern[str]], _T]) -> _T:
+    """``make(regex)``, made once for each regex object. Looked up by identity, not by the
+    pattern's own hash, which reads its whole compiled code (microseconds for a long one);
+    ``store`` keeps the regex, so its identity is never another's."""
+    kept = store.get(id(regex))
+    if kept is None:
+        kept = store[id(regex)] = (regex, make(regex))
+    return kept[1]
+
+
+def _first_of(regex: re.Pattern[str]) -> frozenset[str] | None:
+    if regex.flags & re.IGNORECASE:
+        return None
+    return _first(list(_PARSER.parse(regex.pattern, regex.flags).data))
+
+
+def _needed(regex: re.Pattern[str]) -> tuple[str, ...]:
+    if regex.flags & re.IGNORECASE:
+        return ()
+    needs = _needs(list(_PARSER.parse(regex.pattern, regex.flags).data))
+    return () if needs is None else _fewest(needs, str.__contains__)
+
+
+def _led(regex: re.Pattern[str]) -> re.Pattern[str]:
+    first = _first_of(regex)
+    if first is None:
+        return regex
+    chars = "".join(sorted(map(re.escape, first)))
+    return re.compile(f"(?=[{chars}])(?:{regex.pattern})", regex.flags)
+
+
+_WORD_START = re.compile(r"\b\w")
+
+
+def _word_openings(regex: re.Pattern[str]) -> re.Pattern[str]:
+    first = _first_of(regex)
+    if first is None or not all(map(_word, first)):
+        return _WORD_START
+    return re.compile(r"\b[" + "".join(sorted(map(re.escape, first))) + "]")
+
+
+_NEEDED: _Store[tuple[str, ...]] = {}
+_LED: _Store[re.Pattern[str]] = {}
+_OPENINGS: _Store[re.Pattern[str]] = {}
+
+
+def needed(regex: re.Pattern[str]) -> tuple[str, ...]:
+    """Literals one of which every match of ``regex`` holds, read from its parse: text that
+    holds none has no match. Empty when none is known (or the regex folds case)."""
+    return _once(_NEEDED, regex, _needed)
+
+
+def led(regex: re.Pattern[str]) -> re.Pattern[str]:
+    """``regex`` with a test of the characters its matches begin with (read from its parse)
+    in front: a search passes other positions with that one test, not with the pattern's
+    own opening (lookbehinds, say). The same matches; ``regex`` itself when unknown."""
+    return _once(_LED, regex, _led)
+
+
+def word_openings(regex: re.Pattern[str]) -> re.Pattern[str]:
+    """Where a match of ``regex`` that begins at a word start can begin: a word start at one
+    of the characters its matches begin with (read from its parse), else any word start."""
+    return _once(_OPENINGS, regex, _word_openings)
+
+
+def _fewest(literals: frozenset[str], holds: Callable[[str, str], bool]) -> tuple[str, ...]:
+    """``literals`` less each that ``holds`` another (found wherever that one is)."""
+    return tuple(sorted(a for a in literals if not any(b != a and holds(a, b) for b in literals)))
+
+
+class Lowered:
+    """A case-insensitive regex searched as its case-sensitive self in text lower-cased, and
+    only where its matches can begin, in text that holds what every match holds: both read
+    from the pattern by ``re``'s parser.
+
+    Exact for text whose lowering keeps every offset and folds as ``re`` does (no
+    analysis.CASE_TRAPS in it), given a pattern whose literals are lower case and whose
+    classes hold a character exactly when they hold its lower case (tests prove this of each
+    pattern used so). Nothing is compiled before first use, the case-insensitive regex only
+    for text lowering would change (``regex``)."""
+
+    __slots__ = ("_plan", "_regex", "flags", "source")
+
+    def __init__(self, source: str, flags: int = re.IGNORECASE) -> None:
+        self.source = source
+        self.flags = flags | re.IGNORECASE
+        self._regex: re.Pattern[str] | None = None
+        self._plan: Plan | None = None
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The regex itself, case-insensitive."""
+        if self._regex is None:
+            self._regex = re.compile(self.source, self.flags)
+        return self._regex
+
+    @property
+    def plan(self) -> Plan:
+        """The case-sensitive regex; the literals its matches begin with (None when they may
+        begin anywhere) and whether they may begin at a line start; the literals one of which
+        every match holds, when that is not what the first two say."""
+        if self._plan is None:
+            items = list(_PARSER.parse(self.source, self.flags).data)
+            starts, needs = _starts(items), _needs(items)
+            literals = None if starts is None else _fewest(starts[0], str.startswith)
+            lines = starts is not None and starts[1]
+            self._plan = (
+                re.compile(self.source, self.flags & ~re.IGNORECASE),
+                literals,
+                lines,
+                ()
+                if needs is None or (literals and not lines)
+                else _fewest(needs, str.__contains__),
+            )
+        return self._plan
+
+    def finditer(self, lowered: str) -> Iterator[re.Match[str]]:
+        """``regex.finditer(text)`` where ``lowered`` is ``text.lower()``: the same spans (the
+        groups in lower case)."""
+        plain, starts, lines, needs = self.plan
+        if needs and not any(literal in lowered for literal in needs):
+            return
+        if starts is None:
+            yield from plain.finditer(lowered)
+            return
+        places = occurrences(lowered, starts)
+        if lines:
+            breaks = newlines(lowered) if plain.flags & re.MULTILINE else []
+            places = sorted({0, *places, *(at + 1 for at in breaks)})
+        yield from _tried_at(plain, lowered, places)
+
+
+Plan = tuple[re.Pattern[str], tuple[str, ...] | None, bool, tuple[str, ...]]

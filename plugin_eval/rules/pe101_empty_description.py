@@ -14,7 +14,7 @@ from plugin_eval.triggering import display_width
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    if not doc.text.strip() or any(p.kind.name == "NOT_TEXT" for p in doc.problems):
+    if not doc.text or doc.text.isspace() or any(p.kind.name == "NOT_TEXT" for p in doc.problems):
         return
     line, column = field_location(doc, "description")
     value = doc.frontmatter.get("description")
@@ -30,8 +30,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         yield RULE.finding(f"'description' {what}", line, column)
     elif not isinstance(value, str):
         return  # PE109 reports the wrong type
-    elif display_width(value.strip()) < DESCRIPTION_MIN_CHARS:
-        shown = value.strip()
+    # A width is never below the length: only a short description is measured (char by char).
+    elif len(shown := value.strip()) < DESCRIPTION_MIN_CHARS and (
+        display_width(shown) < DESCRIPTION_MIN_CHARS
+    ):
         yield RULE.finding(
             f"description is {len(shown)} characters ('{shown}'); "
             f"it needs at least {DESCRIPTION_MIN_CHARS} to route on",

@@ -10,6 +10,7 @@ from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
+from plugin_eval.textsearch import led, needed
 
 # Quoted text is what a user might say ("help me pick"), not the description's own voice.
 QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|(?<!\w)\'[^\'\n]*\'(?!\w)|`[^`\n]*`')
@@ -36,8 +37,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     value = doc.description
     if not value:
         return
-    own = QUOTED.sub(lambda m: " " * len(m.group(0)), value)
-    match = FIRST_PERSON.search(own) or SECOND_PERSON.search(own)
+    # Text that holds no quote mark has no quotation to blank out.
+    quoted = any(mark in value for mark in needed(QUOTED))
+    own = QUOTED.sub(lambda m: " " * len(m.group(0)), value) if quoted else value
+    match = led(FIRST_PERSON).search(own) or SECOND_PERSON.search(own)
     if match:
         line, column = field_location(doc, "description")
         yield RULE.finding(

@@ -13,12 +13,11 @@ from plugin_eval.rules.pe201_orphan_reference import BODY
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    mentioned = facts.mentioned_files
-    candidates = [
-        path
-        for path in doc.listing.under("references")
-        if path.lower().endswith(TEXT_SUFFIXES) and path not in mentioned
-    ]
+    candidates = [p for p in doc.listing.under("references") if p.lower().endswith(TEXT_SUFFIXES)]
+    # What SKILL.md mentions is read only where there is such a file (most skills have none).
+    if candidates:
+        mentioned = facts.mentioned_files
+        candidates = [path for path in candidates if path not in mentioned]
     if not candidates:
         return
     reached = facts.reached(candidates)  # files are read only when something is unlinked

@@ -21,10 +21,13 @@ SHOWN = 3
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    direct = facts.mentioned_files | {SKILL_FILE}
     candidates = [
-        f for f in doc.listing.files if f.lower().endswith(MARKDOWN_SUFFIXES) and f not in direct
+        f for f in doc.listing.files if f.lower().endswith(MARKDOWN_SUFFIXES) and f != SKILL_FILE
     ]
+    # What SKILL.md mentions is read only where there is such a file (about half the skills).
+    if candidates:
+        direct = facts.mentioned_files
+        candidates = [f for f in candidates if f not in direct]
     if not candidates:
         return
     lines = {r.path: (r.line, r.column) for r in reversed(facts.references)}

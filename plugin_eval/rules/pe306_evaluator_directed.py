@@ -29,7 +29,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
-from plugin_eval.textsearch import LazyRegex, newlines, occurrences
+from plugin_eval.textsearch import LazyRegex, newlines, occurrences, word_openings
 
 # Between two words: spaces and line breaks, and the emphasis and quote marks Markdown puts
 # between them ("**ignore** all _previous_ instructions", a blockquote's "> "). Bounded, so
@@ -195,7 +195,6 @@ QUOTED = re.compile(r'"[^"]*"|“[^”]*”|(?<![\w\'’])\'[^\'\n]*\'(?!\w)|‘
 # A sentence ends at a full stop (not of an abbreviation) and where a list item starts.
 _SENTENCE_END = re.compile(r"(?<![.]\w)[.!?](?=\s|$)|\n(?=[ \t]*(?:[-*+>#]|\d+[.)])[ \t])")
 _LETTER = re.compile(r"[^\W\d_]")
-_WORD_START = re.compile(r"\b\w")
 
 
 def starts_sentence(text: str, lo: int, at: int) -> bool:
@@ -269,15 +268,20 @@ def near(
 ) -> Iterator[re.Match[str]]:
     """``regex.finditer(text, pos, endpos)`` for a regex whose every match starts at a word
     start at most ``reach`` characters before one of ``cores`` (ascending offsets in
-    ``text[pos:endpos]``) that it holds: the regex is tried only at the word starts there."""
+    ``text[pos:endpos]``) that it holds: the regex is tried only at the word starts there
+    that open with a character its matches can begin with."""
     done = tried = pos
+    rx = openings = None
     for core in cores:
+        if rx is None or openings is None:  # compiled on first use
+            rx = regex.rx
+            openings = word_openings(rx)
         lo = max(tried, done, core - reach)
-        for start in _WORD_START.finditer(text, lo, core + 1):
+        for start in openings.finditer(text, lo, core + 1):
             at = start.start()
             if at < done:
                 continue
-            match = regex.rx.match(text, at, endpos)
+            match = rx.match(text, at, endpos)
             if match is not None:
                 done = match.end() if match.end() > at else at + 1
                 yield match
@@ -310,15 +314,18 @@ def candidates(text: str, pos: int, endpos: int) -> tuple[Matches, Matches, Matc
         for at in _word_starts(text, _SELF_NOUNS, pos, endpos)
         if text.startswith("skill.md", at) or _SELF_BEFORE.search(text, max(pos, at - 48), at)
     ]
-    toward = [at for at in selves if _TO_SELF.search(text, max(pos, at - 64), at)]
-    ratings = [
-        *near(RATING, text, selves, RATING_REACH, pos, endpos),
-        *near(RATING_TO, text, toward, RATING_TO_REACH, pos, endpos),
-    ]
+    ratings = []
+    if selves:  # most texts hold no 'this skill': nothing is tried
+        toward = [at for at in selves if _TO_SELF.search(text, max(pos, at - 64), at)]
+        ratings = [
+            *near(RATING, text, selves, RATING_REACH, pos, endpos),
+            *near(RATING_TO, text, toward, RATING_TO_REACH, pos, endpos),
+        ]
     verbs = _word_starts(text, _VERBS, pos, endpos)
-    overrides = list(near(OVERRIDE, text, verbs, 0, pos, endpos))
+    overrides = list(near(OVERRIDE, text, verbs, 0, pos, endpos)) if verbs else []
     words = _word_starts(text, _ADDRESS_WORDS, pos, endpos, _ADDRESS_STEMS)
-    return ratings, overrides, list(near(ADDRESS, text, words, ADDRESS_REACH, pos, endpos))
+    addresses = list(near(ADDRESS, text, words, ADDRESS_REACH, pos, endpos)) if words else []
+    return ratings, overrides, addresses
 
 
 @dataclass(frozen=True, repr=False)
@@ -471,12 +478,16 @@ def _one_block(lo: int, hi: int) -> Callable[[int], tuple[int, int]]:
 
 
 def _paragraphs(text: str) -> Callable[[int], tuple[int, int]]:
-    """The bounds of the paragraph (between blank lines) that holds an offset of ``text``."""
-    gaps = [(m.start(), m.end()) for m in _BLANK.finditer(text)]
-    starts = [0] + [end for _, end in gaps]
-    ends = [start for start, _ in gaps] + [len(text)]
+    """The bounds of the paragraph (between blank lines) that holds an offset of ``text``;
+    the paragraphs are found on first use (most texts hold nothing to place)."""
+    starts: list[int] = []
+    ends: list[int] = []
 
     def bounds(at: int) -> tuple[int, int]:
+        if not starts:
+            gaps = [(m.start(), m.end()) for m in _BLANK.finditer(text)]
+            starts.extend([0] + [end for _, end in gaps])
+            ends.extend([start for start, _ in gaps] + [len(text)])
         i = bisect_right(starts, at) - 1
         return starts[i], ends[i]
 

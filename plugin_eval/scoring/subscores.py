@@ -7,15 +7,17 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate, islice
 
 from plugin_eval import budgets
-from plugin_eval.analysis import Facts, RefStatus
-from plugin_eval.document import CodeBlock, Problem, SkillDocument
+from plugin_eval.analysis import CASE_TRAPS, Facts, RefStatus
+from plugin_eval.document import CodeBlock, Heading, Problem, SkillDocument
 from plugin_eval.evidence import Evidence, SubScore, total
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import BY_CODE
 from plugin_eval.scoring.composite import penalty
-from plugin_eval.textsearch import from_starts
+from plugin_eval.textsearch import Lowered, from_starts
 from plugin_eval.vocabulary import DimensionName, SubScoreName
 
 # What one finding of a (non anti-pattern) rule takes off its sub-score.
@@ -43,6 +45,39 @@ def deductions(name: str, findings: Iterable[Finding]) -> list[Evidence]:
     return out
 
 
+class _Headings:
+    """A skill's headings as ``Facts.headings_matching`` searches them (their texts joined
+    by line feeds), searched lower-cased where that finds the same (textsearch.Lowered)."""
+
+    def __init__(self, doc: SkillDocument, facts: Facts) -> None:
+        self.headings = doc.headings
+        self.facts = facts
+        text = "\n".join([h.text for h in self.headings])
+        traps = not text.isascii() and any(trap in text for trap in CASE_TRAPS)
+        self.lowered = None if traps else text.lower()
+
+    @cached_property
+    def starts(self) -> list[int]:
+        """Where each heading's text starts in the joined text."""
+        return [0, *accumulate(len(h.text) + 1 for h in self.headings)]
+
+    def matching(self, regex: Lowered) -> list[Heading]:
+        """``facts.headings_matching(regex.regex)``: headings the regex finds something in."""
+        if self.lowered is None:
+            return self.facts.headings_matching(regex.regex)
+        found = {bisect_right(self.starts, m.start()) - 1 for m in regex.finditer(self.lowered)}
+        return [self.headings[i] for i in sorted(found)]
+
+    def first(self, regex: Lowered) -> Heading | None:
+        """The first of ``matching(regex)``, found by the regex's first match."""
+        if self.lowered is None:
+            return next(iter(self.facts.headings_matching(regex.regex)), None)
+        match = next(regex.finditer(self.lowered), None)
+        return (
+            None if match is None else self.headings[bisect_right(self.starts, match.start()) - 1]
+        )
+
+
 def frontmatter_quality(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Triggering quality of the description (rubric bands) less frontmatter defects."""
     line = doc.fields["description"].line if "description" in doc.fields else None
@@ -57,10 +92,11 @@ DELEGABLE = (
     r"teams?|tools?|jobs?|workflows?|steps?)\b"
 )
 # Orchestrator signals, matched on lowercased prose: (kind, regex, the words one of which
-# every match begins with, the words one of which the prose must hold for any match). The
-# regex is tried only where a start word occurs (textsearch.from_starts); word starts are
-# checked after.
-SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...]], ...] = (
+# every match begins with, the words one of which the prose must hold for any match, or None
+# where they are nearly the start words, so that looking for them first only reads the prose
+# twice). The regex is tried only where a start word occurs (textsearch.from_starts); word
+# starts are checked after.
+SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...] | None], ...] = (
     (
         "orchestration",
         re.compile(
@@ -84,17 +120,7 @@ SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...]], ..
             "hand",
             "route",
         ),
-        (
-            "orchestrat",
-            "coordinat",
-            "dispatch",
-            "delegat",
-            "supervis",
-            "agent",
-            "manag",
-            "hand",
-            "route",
-        ),
+        None,
     ),
     (
         "calls other",
@@ -124,18 +150,18 @@ _OUTPUT_WORDS = (
 _CONTRACT_NOUNS = r"(?:formats?|schemas?|structure|contracts?|spec\w*|fields?|shapes?|templates?)"
 
 
-def _io_heading(words: str, said: str, written: str) -> re.Pattern[str]:
+def _io_heading(words: str, said: str, written: str) -> Lowered:
     """A heading about the inputs or outputs themselves: the I/O word is what it is about
     (its last word, before a contract noun, or opening "Inputs and outputs"), not a modifier
     ("Validate Input Files", "Model Output Types", "Parameter Tuning Guide")."""
-    return re.compile(
+    return Lowered(
         rf"\b(?:{words})(?:\s*\([^)\n]*\))?\s*:?\s*$|\b(?:{words})\s+{_CONTRACT_NOUNS}\b|"
         rf"^\W*(?:\d+[.)]\s*)?(?:{words})\s*(?:and\b|&|/|:)|\bwhat {said}\b|{written}",
         re.IGNORECASE | re.MULTILINE,
     )
 
 
-# Matched on the headings joined by line feeds (Facts.headings_matching): one per line.
+# Matched on the headings joined by line feeds (_Headings.matching): one per line.
 INPUT_HEADING = _io_heading(_INPUT_WORDS, "you (?:need|provide)", "输入|参数")
 OUTPUT_HEADING = _io_heading(_OUTPUT_WORDS, "(?:it|you) (?:returns?|get)", "输出|返回")
 # An input or output stated in prose: what it returns or produces, or what it takes as input
@@ -198,12 +224,19 @@ def _template(doc: SkillDocument, block: CodeBlock) -> bool:
     content = block.content
     if ":" not in content or not ("[" in content or "<" in content or "{" in content):
         return False
-    if len(_PLACEHOLDER_END.findall(content)) < 2 or len(_PLACEHOLDER_LINE.findall(content)) < 2:
-        return False
+    # The line before is read before the placeholders are counted: one short line, where
+    # the block can be long (and the count stops at two).
     line = block.line - 1
     while line > doc.body_start and not doc.line_text(line).strip():
         line -= 1
-    return _TEMPLATE_INTRO.search(doc.line_text(line)) is not None
+    if _TEMPLATE_INTRO.search(doc.line_text(line)) is None:
+        return False
+    return _at_least(2, _PLACEHOLDER_END, content) and _at_least(2, _PLACEHOLDER_LINE, content)
+
+
+def _at_least(count: int, regex: re.Pattern[str], text: str) -> bool:
+    """Whether ``regex`` finds ``count`` matches in ``text`` (the search stops there)."""
+    return len(list(islice(regex.finditer(text), count))) == count
 
 
 def _labelled(doc: SkillDocument) -> int | None:
@@ -221,9 +254,11 @@ def _labelled(doc: SkillDocument) -> int | None:
 
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
-    sections = doc.sections()
-    input_heads = set(map(id, facts.headings_matching(INPUT_HEADING)))
-    output_heads = set(map(id, facts.headings_matching(OUTPUT_HEADING)))
+    headings = _Headings(doc, facts)
+    input_heads = set(map(id, headings.matching(INPUT_HEADING)))
+    output_heads = set(map(id, headings.matching(OUTPUT_HEADING)))
+    # The sections are placed only when one is an input or output section (most are not).
+    sections = doc.sections() if input_heads or output_heads else ()
     inputs = [s for s in sections if id(s.heading) in input_heads]
     outputs = [s for s in sections if id(s.heading) in output_heads]
     # Both declared by bold labels ("**Input:** …", "**Output format:** …") instead of
@@ -245,24 +280,22 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         at = bisect_right(starts, line) - 1
         return at >= 0 and line <= ends[at]
 
-    prose = [p for p in doc.prose if p.block != "heading"]
-    joined = facts.prose_lower
-    # Read only when there is no input or output section, the one case that uses it.
-    io_prose = (
-        next(from_starts(IO_PROSE, joined, IO_PROSE_STARTS), None)
-        if not inputs and not outputs
-        else None
+    # Without output sections every block and list is outside them: none is placed.
+    outside = [b for b in doc.code_blocks if not in_outputs(b.line)] if spans else doc.code_blocks
+    structured = (
+        [
+            b
+            for b in doc.code_blocks
+            if in_outputs(b.line)
+            and (b.language in STRUCTURED_LANGS or b.content.lstrip().startswith(("{", "[")))
+        ]
+        if spans
+        else []
     )
-    structured = [
-        b
-        for b in doc.code_blocks
-        if in_outputs(b.line)
-        and (b.language in STRUCTURED_LANGS or b.content.lstrip().startswith(("{", "[")))
-    ]
     field_lists = (
         [
             p
-            for p in prose
+            for p in doc.prose
             if p.block in ("list", "table")
             and in_outputs(p.line)
             and FIELD_ITEM.match(doc.line_text(p.line))
@@ -272,11 +305,19 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     )
     # An exact reply format outside any output section ("deliver, in this format:" and a
     # block of labelled placeholders) is an output contract too.
-    templates = [b for b in doc.code_blocks if not in_outputs(b.line) and _template(doc, b)]
-    worker_code = [b for b in doc.code_blocks if not in_outputs(b.line) and b not in templates]
+    templates = [b for b in outside if _template(doc, b)]
+    worker_code = [b for b in outside if b not in templates]
+    joined = facts.prose_lower
+    # Read only where no section, label or template documents the contract: the one case
+    # that uses it.
+    io_prose = (
+        next(from_starts(IO_PROSE, joined, IO_PROSE_STARTS), None)
+        if not inputs and not outputs and output_label is None and not templates
+        else None
+    )
 
     evidence: list[Evidence] = []
-    if not prose and not doc.code_blocks:
+    if not doc.code_blocks and all(p.block == "heading" for p in doc.prose):
         evidence.append(Evidence("no instructions in the body: nothing works as a worker", 0.0))
         return total(
             "orchestration_wiring", evidence + deductions("orchestration_wiring", findings)
@@ -334,7 +375,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
     signals = [
         (f"{kind}: '{m.group(0)}'", facts.prose_line(m.start()))
         for kind, regex, starts, keywords in SIGNALS
-        if any(k in joined for k in keywords)
+        if keywords is None or any(k in joined for k in keywords)
         for m in from_starts(regex, joined, starts)
         if m.start() == 0 or not joined[m.start() - 1].isalnum()
     ]
@@ -353,7 +394,10 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
 def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Body within the specification's budgets, detail in supporting files SKILL.md links."""
     lines, tokens = doc.body_lines, facts.body_tokens
-    content_lines = sum(map(bool, map(str.strip, doc.lines[doc.body_start - 1 :])))
+    # Only "fewer than three" is read (and then shown): the count stops at three.
+    content_lines = len(
+        list(islice(filter(str.strip, islice(doc.lines, doc.body_start - 1, None)), 3))
+    )
     evidence: list[Evidence] = []
     if content_lines < 3:
         evidence.append(Evidence(f"body is nearly empty ({content_lines} lines of text)", 0.10))
@@ -409,16 +453,15 @@ def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Find
     )
 
 
-EXAMPLE_HEADING = re.compile(r"\b(?:examples?|usage|sample|demo|walkthrough)\b|示例|例子", re.I)
-USAGE_HEADING = re.compile(
-    r"\b(?:when to use|usage|how to|workflow|steps?|instructions?|quick ?start|process|procedure|"
-    r"getting started|use cases?)\b|使用|步骤|流程",
-    re.I,
+# Matched on the headings joined by line feeds (_Headings.matching).
+EXAMPLE_HEADING = Lowered(r"\b(?:examples?|usage|sample|demo|walkthrough)\b|示例|例子")
+USAGE_HEADING = Lowered(
+    r"\b(?:when to use|usage|how to|workflow|steps?|instructions?|quick ?start|process|"
+    r"procedure|getting started|use cases?)\b|使用|步骤|流程"
 )
-EDGE_HEADING = re.compile(
+EDGE_HEADING = Lowered(
     r"\b(?:troubleshoot\w*|pitfalls?|edge cases?|common (?:mistakes|errors|issues)|gotchas?|"
-    r"limitations?|caveats?|faq|errors?|failure modes?|anti-?patterns?|don'?ts?)\b|注意|常见问题",
-    re.I,
+    r"limitations?|caveats?|faq|errors?|failure modes?|anti-?patterns?|don'?ts?)\b|注意|常见问题"
 )
 
 
@@ -436,7 +479,9 @@ def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Fin
             Evidence(f"{len(sections)} section(s) (h2/h3)", 0.08 * len(sections) + 0.02)
         )
     code = doc.code_blocks
-    example_heads = facts.headings_matching(EXAMPLE_HEADING)
+    found = _Headings(doc, facts)
+    # An examples section is looked for only where no code block shows examples already.
+    example_heads = not code and found.first(EXAMPLE_HEADING) is not None
     if code or example_heads or doc.blockquotes:
         what = f"{len(code)} code block(s)" if code else "an examples section or quoted example"
         evidence.append(Evidence(f"shows examples: {what}", 0.20))
@@ -451,17 +496,13 @@ def structural_completeness(doc: SkillDocument, facts: Facts, findings: list[Fin
         )
     elif example_heads or doc.blockquotes:
         evidence.append(Evidence("prose examples need no language tags", 0.10))
-    usage = facts.headings_matching(USAGE_HEADING)
-    if usage:
+    usage = found.first(USAGE_HEADING)
+    if usage is not None:
+        evidence.append(Evidence(f"usage guidance section ('{usage.text}')", 0.15, usage.line))
+    edges = found.first(EDGE_HEADING)
+    if edges is not None:
         evidence.append(
-            Evidence(f"usage guidance section ('{usage[0].text}')", 0.15, usage[0].line)
-        )
-    edges = facts.headings_matching(EDGE_HEADING)
-    if edges:
-        evidence.append(
-            Evidence(
-                f"edge cases / troubleshooting section ('{edges[0].text}')", 0.15, edges[0].line
-            )
+            Evidence(f"edge cases / troubleshooting section ('{edges.text}')", 0.15, edges.line)
         )
     if doc.tables or doc.list_items >= 3:
         evidence.append(
@@ -481,8 +522,10 @@ def token_efficiency(doc: SkillDocument, facts: Facts, findings: list[Finding]) 
             "token_efficiency", [Evidence("no body: no instructions to be efficient", 0.0)]
         )
     evidence = [Evidence("start", 1.0)]
-    lines = max(1, facts.prose_lines)
     directives = len(facts.directives)
+    # Without a directive the density is 0 whatever the count: prose lines are counted only
+    # when there is one (most skills have none).
+    lines = max(1, facts.prose_lines) if directives else 1
     density = directives / lines
     for limit, cost in ((0.5, 0.4), (0.2, 0.2), (0.1, 0.1)):
         if density > limit:
@@ -514,7 +557,7 @@ def token_efficiency(doc: SkillDocument, facts: Facts, findings: list[Finding]) 
     return total("token_efficiency", evidence + deductions("token_efficiency", findings))
 
 
-SEE_ALSO = re.compile(r"\b(?:see also|related|further reading|next steps|companion)\b", re.I)
+SEE_ALSO = Lowered(r"\b(?:see also|related|further reading|next steps|companion)\b")
 
 
 def ecosystem_coherence(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
@@ -529,10 +572,10 @@ def ecosystem_coherence(doc: SkillDocument, facts: Facts, findings: list[Finding
                 resolved[0].line,
             )
         )
-    related = facts.headings_matching(SEE_ALSO)
-    if related:
+    related = _Headings(doc, facts).first(SEE_ALSO)
+    if related is not None:
         evidence.append(
-            Evidence(f"points to related material ('{related[0].text}')", 0.15, related[0].line)
+            Evidence(f"points to related material ('{related.text}')", 0.15, related.line)
         )
     if facts.trigger.negative:
         evidence.append(
