@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import tomllib
 from pathlib import Path
 from typing import Literal
 
@@ -173,6 +172,8 @@ def find_config(start: Path) -> Path | None:
 
 
 def _has_section(pyproject: Path) -> bool:
+    import tomllib  # imported on use: a run that finds no configuration file never loads it
+
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -183,6 +184,8 @@ def _has_section(pyproject: Path) -> bool:
 def load_config(path: Path | None) -> Config:
     if path is None:
         return Config()
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:

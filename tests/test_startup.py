@@ -33,9 +33,9 @@ WORDS = st.sampled_from(
 )
 
 
-def _row(name: str, weight: float, score: float | None, grade: str, label: str) -> tuple[
-    tuple[str, str], ...
-]:
+def _row(
+    name: str, weight: float, score: float | None, grade: str, label: str
+) -> tuple[tuple[str, str], ...]:
     if score is None:
         return (
             (f"[dim]{name}[/]", name),
