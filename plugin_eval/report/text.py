@@ -21,7 +21,6 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.model import Batch, FindingOut, PluginReport, Report, SummaryRow
@@ -589,6 +588,8 @@ def render_tree_statistics(out: Path, rows: Iterable[SummaryRow], options: Rende
 
 def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
     """Two items side by side, with the findings only one of them has."""
+    from plugin_eval.compare import delta_text, number_text  # a comparison's module
+
     console, buffer = console_for(options)
     width = console.width
     for side in ("A", "B"):
