@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -362,6 +361,8 @@ def compare_paths(
     a: Path, b: Path | None = None, against: str | None = None, config: Config | None = None
 ) -> dict[str, Any]:
     """Two items scored at depth quick, side by side; or one item against a git revision."""
+    import tempfile  # here: only a comparison needs it, and no other module of a run loads it
+
     from plugin_eval import compare as cmp
 
     if (b is None) == (against is None):

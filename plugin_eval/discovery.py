@@ -6,7 +6,6 @@ import hashlib
 import json
 import os
 import posixpath
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING
 from plugin_eval import json_input
 from plugin_eval.document import SKILL_FILE
 from plugin_eval.plugin import MANIFESTS, listed_skills
+from plugin_eval.textsearch import LazyRegex
 from plugin_eval.vocabulary import Kind
 from plugin_eval.walk import TOOL_FOLDERS, Walk
 
@@ -81,8 +81,9 @@ SLUG_BYTES = 160
 
 
 # Characters no report file name carries: controls, bidi marks, separators, lone surrogates
-# (undecodable bytes), and the characters Windows or a shell treat specially.
-_UNSAFE = re.compile(
+# (undecodable bytes), and the characters Windows or a shell treat specially. Compiled on
+# first use: only a marketplace report names files after items.
+_UNSAFE = LazyRegex(
     "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
     '\ud800-\udfff<>:"|?*\\\\`$]'
 )
@@ -91,7 +92,7 @@ _UNSAFE = re.compile(
 def bounded(slug: str, key: str) -> str:
     """The slug as a safe file name: unsafe characters become '_' and, when any did or the
     name is longer than SLUG_BYTES, a digest of ``key`` keeps it unique."""
-    safe = _UNSAFE.sub("_", slug)
+    safe = _UNSAFE.rx.sub("_", slug)
     raw = os.fsencode(safe)
     if safe == slug and len(raw) <= SLUG_BYTES:
         return slug

@@ -24,6 +24,17 @@ from plugin_eval.vocabulary import Depth, Kind
 SCHEMA_VERSION = "1"
 
 
+# Default factories are functions of ours, not `list` or `dict`: pydantic reads each factory's
+# signature when it builds a model, and a builtin type's signature is parsed from its text with
+# `tokenize` (compiling its patterns: some 2 ms of every run's start).
+def _no_strings() -> list[str]:
+    return []
+
+
+def _no_failures() -> list[FailureOut]:
+    return []
+
+
 class _Model(BaseModel):
     # Seed 003's fields keep the seed's camelCase names in the JSON (their aliases), whatever
     # writes it; a report read back accepts either name.
@@ -146,10 +157,10 @@ class Report(_Model):
     name: str
     depth: Depth
     layers_not_run: list[str] = Field(
-        default_factory=list, description="Layers the depth names that did not run (judge)."
+        default_factory=_no_strings, description="Layers the depth names that did not run (judge)."
     )
     notes: list[str] = Field(
-        default_factory=list, description="What ran and what did not, and why, in words."
+        default_factory=_no_strings, description="What ran and what did not, and why, in words."
     )
     layers: list[Layer]
     composite: Composite
@@ -170,12 +181,12 @@ class Report(_Model):
         "measured dimensions, in one or two sentences.",
     )
     weak_dimensions: list[str] = Field(
-        default_factory=list,
+        default_factory=_no_strings,
         alias="weakDimensions",
         description="Seed 003's name for composite.weak_dimensions (measured, below 50).",
     )
     strong_dimensions: list[str] = Field(
-        default_factory=list,
+        default_factory=_no_strings,
         alias="strongDimensions",
         description="Seed 003's name for composite.strong_dimensions (measured, 90 or more).",
     )
@@ -222,7 +233,7 @@ class BatchReport(_Model):
     generated_at: str
     reports: list[PluginReport | Report]
     failures: list[FailureOut] = Field(
-        default_factory=list,
+        default_factory=_no_failures,
         description="Paths that could not be scored (missing, unreadable, or a crash); the "
         "exit code is then 1.",
     )

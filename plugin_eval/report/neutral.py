@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator
 from typing import Literal
 
+from plugin_eval.textsearch import LazyRegex
+
 # C0 but the tab, DEL and C1; the Unicode bidi marks, embeddings, overrides and isolates; the
 # line and paragraph separators; lone surrogates (undecodable bytes of a file name); and
 # "##[", which the Actions runner reads as a command anywhere in a line.
@@ -82,7 +84,9 @@ def workflow_property(text: str) -> str:
 # entity (one could decode to a bidi override). '@' before a name is set in code: GitHub
 # makes a mention of it after rendering, outside code only. ':' before '//' and the '.'
 # of 'www.' are escaped, so GFM finds no bare URL to link.
-_MARKDOWN_TEXT = re.compile(
+# Compiled on first use (as _BLOCK_OPENER and _JSON_HIDDEN): only Markdown output (JSON
+# output) reads them.
+_MARKDOWN_TEXT = LazyRegex(
     r"""[\\|\[*~]
     | (?<![^\W_])_ | _(?![^\W_])
     | < | &(?=\#?[0-9A-Za-z]+;) | @(?=[0-9A-Za-z]) | :(?=//) | (?i:www)\.""",
@@ -91,7 +95,7 @@ _MARKDOWN_TEXT = re.compile(
 _MARKDOWN_TEXT_AS = {"<": "&lt;", "&": "&amp;", "@": "`@`"}
 # At the start of a line (a list item's text) these open a block: heading, quote, list,
 # thematic break, setext underline; an ordered list marker is a number then '.' or ')'.
-_BLOCK_OPENER = re.compile(r"[#>+\-*=_~]|(\d{1,9})([.)])")
+_BLOCK_OPENER = LazyRegex(r"[#>+\-*=_~]|(\d{1,9})([.)])")
 _BACKTICKS = re.compile(r"`+")
 
 
@@ -140,11 +144,11 @@ def markdown_text(text: str, table: bool = True) -> str:
         elif kind == "ticks":
             parts.append("\\`" * len(piece))
         else:
-            parts.append(_MARKDOWN_TEXT.sub(_text_escape, piece))
+            parts.append(_MARKDOWN_TEXT.rx.sub(_text_escape, piece))
     out = "".join(parts)
     if out[:1] in (" ", "\t"):
         return f"&#{ord(out[0])};{out[1:]}"
-    opener = _BLOCK_OPENER.match(out)
+    opener = _BLOCK_OPENER.rx.match(out)
     if opener is None:
         return out
     if opener.group(1):
@@ -165,7 +169,7 @@ def markdown_code(text: str, table: bool = True) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-_JSON_HIDDEN = re.compile(
+_JSON_HIDDEN = LazyRegex(
     "[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]|##\\["
 )
 
@@ -179,7 +183,7 @@ def json_text(serialised: str) -> str:
     """A JSON document with the characters JSON leaves raw but a terminal or a reader would
     act on (DEL, C1, bidi, separators, lone surrogates) and '##[' written as \\u escapes:
     the same data, since they can only stand inside strings."""
-    return _JSON_HIDDEN.sub(_json_escape, serialised)
+    return _JSON_HIDDEN.rx.sub(_json_escape, serialised)
 
 
 def html_text(text: str) -> str:

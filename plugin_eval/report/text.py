@@ -15,15 +15,12 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.measure import Measurement
-from rich.table import Table
 from rich.text import Text
 
-from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.model import Batch, FindingOut, PluginReport, Report, SummaryRow
@@ -33,6 +30,9 @@ from plugin_eval.report.scored import badge_text, below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
 from plugin_eval.vocabulary import Kind
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 BADGE_STYLE = {
@@ -111,6 +111,8 @@ def _width(console: Console, markup: str) -> int:
 
 def _least(console: Console, table: Table) -> int:
     """The fewest cells ``table`` takes without breaking a word (Rich's measure, unbounded)."""
+    from rich.measure import Measurement
+
     return Measurement.get(console, console.options.update_width(sys.maxsize), table).minimum
 
 
@@ -120,6 +122,48 @@ def _fitted(console: Console, table: Table) -> Table:
         top, right, bottom, left = table.padding
         table.padding = (top, right // 2, bottom, left // 2)
     return table
+
+
+# The dimension table's columns, and which of them are right-justified.
+_DIMENSION_COLUMNS = ("dimension", "weight", "score", "grade", "rubric")
+_RIGHT = frozenset({1, 2})
+# A cell that Rich shows as written, one cell per character: printable ASCII without blanks
+# (Rich wraps at them), '[' (markup) or '\\' (its escape); or the dash of an unmeasured score.
+_PLAIN_CELL = re.compile(r"[!-Z\]-~]*|—")
+
+
+def _dimension_table(console: Console, rows: list[tuple[tuple[str, str], ...]]) -> None:
+    """The dimension table: each row's cells as (markup, the text it shows). Without colour,
+    when every cell is plain and the table fits the width, its lines are written as Rich lays
+    them out (each column as wide as its widest cell, 4 cells between columns, none at the
+    edges; the blanks ending a line go in `_finished`), without loading Rich's tables, which
+    a run printing one skill's report spends longer on than on scoring it."""
+    cells = [_DIMENSION_COLUMNS, *(tuple(plain for _, plain in row) for row in rows)]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(_DIMENSION_COLUMNS))]
+    if (
+        console.color_system is None
+        and sum(widths) + 4 * (len(widths) - 1) <= console.width
+        and all(_PLAIN_CELL.fullmatch(cell) for row in cells for cell in row)
+    ):
+        console.file.write("".join(_table_line(row, widths) for row in cells))
+        return
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 2, 0, 2))
+    for i, name in enumerate(_DIMENSION_COLUMNS):
+        table.add_column(name, justify="right" if i in _RIGHT else "left")
+    for row in rows:
+        table.add_row(*(markup for markup, _ in row))
+    console.print(_fitted(console, table))
+
+
+def _table_line(row: Sequence[str], widths: Sequence[int]) -> str:
+    """One line of the plain dimension table, padded as Rich pads it."""
+    shown = (
+        cell.rjust(width) if i in _RIGHT else cell.ljust(width)
+        for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+    )
+    return "    ".join(shown) + "\n"
 
 
 def render(console: Console, report: Report, explain: bool = False) -> None:
@@ -157,31 +201,30 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
         parts = ", ".join(f"{p.kind} {terminal(p.name)}" for p in report.parts)
         console.print(Hanging(f"  skills: {skills or 'none'}", 4))
         console.print(Hanging(f"  [dim]also scored: {parts or 'nothing else'}[/]", 4))
-    table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 2, 0, 2))
-    table.add_column("dimension")
-    table.add_column("weight", justify="right")
-    table.add_column("score", justify="right")
-    table.add_column("grade")
-    table.add_column("rubric")
+    rows: list[tuple[tuple[str, str], ...]] = []
     for d in c.dimensions:
         if d.score is None:
-            table.add_row(
-                f"[dim]{d.name}[/]",
-                f"[dim]{d.weight:.2f}[/]",
-                "[dim]—[/]",
-                "",
-                "[dim]unmeasured[/]",
+            rows.append(
+                (
+                    (f"[dim]{d.name}[/]", d.name),
+                    (f"[dim]{d.weight:.2f}[/]", f"{d.weight:.2f}"),
+                    ("[dim]—[/]", "—"),
+                    ("", ""),
+                    ("[dim]unmeasured[/]", "unmeasured"),
+                )
             )
         else:
             pct = d.score * 100
-            table.add_row(
-                d.name,
-                f"{d.weight:.2f}",
-                f"[{_score_style(pct)}]{pct:.0f}[/]",
-                d.grade or "",
-                d.label or "",
+            rows.append(
+                (
+                    (d.name, d.name),
+                    (f"{d.weight:.2f}", f"{d.weight:.2f}"),
+                    (f"[{_score_style(pct)}]{pct:.0f}[/]", f"{pct:.0f}"),
+                    (d.grade or "", d.grade or ""),
+                    (d.label or "", d.label or ""),
+                )
             )
-    console.print(_fitted(console, table))
+    _dimension_table(console, rows)
     if c.weak_dimensions:
         console.print(Hanging(f"  weak: {', '.join(c.weak_dimensions)}", 4))
     if c.strong_dimensions:
@@ -255,6 +298,8 @@ def render_summary(console: Console, reports: list[Report]) -> None:
 
 def _summary_table(ranked: list[Report], paths: list[str], flags: list[str]) -> Table:
     """Only the flags wrap (between flags); the paths come shortened as needed."""
+    from rich.table import Table
+
     table = Table(
         title=f"{len(ranked)} skills", title_justify="left", box=None, padding=(0, 2, 0, 0)
     )
@@ -543,6 +588,8 @@ def render_tree_statistics(out: Path, rows: Iterable[SummaryRow], options: Rende
 
 def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
     """Two items side by side, with the findings only one of them has."""
+    from plugin_eval.compare import delta_text, number_text  # a comparison's module
+
     console, buffer = console_for(options)
     width = console.width
     for side in ("A", "B"):
