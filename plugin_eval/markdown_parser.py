@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import accumulate, repeat
 from operator import add, sub
 from typing import Any, Literal
@@ -369,6 +369,17 @@ _LINE_BREAK = re.compile(r" *\n[ \t]*")
 
 # Inline text with backticks but none of these holds code spans, text and line breaks only.
 NOT_CODE_SPAN_ONLY = re.compile(r"[\[<\\]")
+# What is left of NOT_CODE_SPAN_ONLY in text whose "[" opens no link (``brackets_inert``).
+NOT_CODE_SPAN_BUT_BRACKETS = re.compile(r"[<\\]")
+
+
+def brackets_inert(content: str, env: Mapping[str, Any]) -> bool:
+    """Whether no "[" of ``content`` can open a link or image, so that the inline parser reads
+    each as text: its link and image rules need "]" then "(" at once (an inline link) or a
+    reference definition in ``env`` (a reference link), and return False without either."""
+    return "](" not in content and "references" not in env
+
+
 _BACKTICKS = re.compile(r"`+")
 
 

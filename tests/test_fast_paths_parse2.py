@@ -1,0 +1,110 @@
+"""Parsing's second-round shortcuts give what the plain way gives (a guard for upgrades and edits)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import plugin_eval.document as document
+from plugin_eval.document import (
+    Heading,
+    Prose,
+    _heading,
+    _holds_text,
+    _prose,
+    _Walk,
+    read_frontmatter_file,
+)
+from plugin_eval.markdown_parser import parse_lines
+from tests.test_fast_paths_parse import CORPUS
+
+
+@contextmanager
+def full_inline_parse() -> Iterator[None]:
+    """Every inline token read by markdown-it's own inline parser: no shortcut taken."""
+    replacements: dict[str, Any] = {
+        "_needs_inline": lambda content: True,
+        "brackets_inert": lambda content, env: False,
+        "NOT_CODE_SPAN_ONLY": re.compile("."),
+    }
+    saved = {name: getattr(document, name) for name in replacements}
+    for name, value in replacements.items():
+        setattr(document, name, value)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(document, name, value)
+
+
+def walked(lines: list[str]) -> tuple[Any, ...]:
+    """What the walk collects from ``lines`` (fresh tokens each time: the walk gives an inline
+    token parsed in full its children), the parser's env (its references) passed on."""
+    env: dict[str, Any] = {}
+    walk = _Walk(tuple(lines), 0, env)
+    walk.run(tuple(parse_lines(lines, env)))
+    return walk.prose, walk.links, walk.inline_code, walk.comments, walk.headings
+
+
+def both_ways(lines: list[str]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """What the walk collects with its shortcuts, and without."""
+    fast = walked(lines)
+    with full_inline_parse():
+        plain = walked(lines)
+    return fast, plain
+
+
+# Text around brackets: links and images, whole and broken, reference labels, code spans, and
+# the syntax that leaves text to the inline parser whatever its brackets.
+BRACKET_PIECES = st.sampled_from(
+    [
+        *("[", "]", "(", ")", "](", "![", "!", "[x]", "[ ] ", "[a](b)", "](b)", "[x][x]"),
+        *("`", "``", "`[`", "a", "b c", " ", "  ", "\n", "\n  ", "\t", "<", "<a>", "\\", "é"),
+    ]
+)
+# A paragraph line per piece list, so that block syntax does not swallow the text.
+BRACKET_TEXT = st.lists(BRACKET_PIECES, min_size=1, max_size=14).map(lambda p: "x " + "".join(p))
+# A reference definition makes "[x]" a link: with one, brackets are read by the parser.
+DEFINITION = ["", "[x]: /target"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(BRACKET_TEXT, st.sampled_from(DEFINITION))
+def test_inert_brackets_read_as_markdown_it_reads_them(text: str, definition: str) -> None:
+    lines = [*text.split("\n"), "", definition]
+    fast, plain = both_ways(lines)
+    assert fast == plain
+
+
+@pytest.mark.parametrize("text", CORPUS[::7])
+def test_corpus_walks_as_with_the_inline_parser(text: str) -> None:
+    head = read_frontmatter_file(text.encode())
+    body = list(head.lines[head.body_start - 1 :])
+    if not _holds_text(tuple(body)):
+        return
+    fast, plain = both_ways(body)
+    assert fast == plain
+
+
+MADE = st.tuples(st.integers(), st.text(max_size=8), st.integers())
+
+
+@given(MADE)
+def test_made_prose_and_headings_are_their_classes(values: tuple[int, str, int]) -> None:
+    number, text, line = values
+    for made, plain in (
+        (_prose(text, line, "list"), Prose(text, line, "list")),
+        (_heading(number, text, line), Heading(number, text, line)),
+    ):
+        assert type(made) is type(plain)
+        assert made == plain
+        # Every field set (a field the class gains and the maker misses fails here).
+        for field in dataclasses.fields(plain):
+            assert getattr(made, field.name) == getattr(plain, field.name)
