@@ -23,6 +23,7 @@ from plugin_eval.document import (
     read_frontmatter_file,
 )
 from plugin_eval.markdown_parser import parse_lines
+from plugin_eval.triggering import STOPWORDS, _vague, words_of
 from tests.test_fast_paths_parse import CORPUS
 
 
@@ -108,3 +109,28 @@ def test_made_prose_and_headings_are_their_classes(values: tuple[int, str, int])
         # Every field set (a field the class gains and the maker misses fails here).
         for field in dataclasses.fields(plain):
             assert getattr(made, field.name) == getattr(plain, field.name)
+
+
+def plain_vague(text: str, name: str | None) -> bool:
+    content = set(words_of(text)).difference(STOPWORDS)
+    return content <= set(words_of((name or "").replace("-", " "))) or len(content) < 3
+
+
+VAGUE_TEXT = st.lists(
+    st.sampled_from(["pdf", "PDF", "tools", "the", "of", "a", "x", "é", "字", "-", " ", ", ", "ſ"]),
+    max_size=10,
+).map(" ".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(VAGUE_TEXT, st.sampled_from([None, "", "pdf-tools", "pdf", "x-the"]))
+def test_vague_reads_as_its_plain_form(text: str, name: str | None) -> None:
+    assert _vague(text, name) == plain_vague(text, name)
+
+
+def test_vague_reads_corpus_descriptions_as_its_plain_form() -> None:
+    for text in CORPUS:
+        head = read_frontmatter_file(text.encode())
+        description = str(head.frontmatter.get("description", ""))
+        name = str(head.frontmatter.get("name", ""))
+        assert _vague(description, name) == plain_vague(description, name)
