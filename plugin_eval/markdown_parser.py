@@ -4,8 +4,9 @@ Four savings, none of which changes a token or a view a rule reads:
 
 - the block rules are tried through one function per chain that skips, by the first
   character of the line, the rules that cannot start there (a heading needs ``#``, a fence
-  ``` ` ``` or ``~``), and a few more by a test of the line (``_GUARDS``); each skipped rule
-  would have returned False without touching the state;
+  ``` ` ``` or ``~``), and a few more by a test of the line (``_GUARDS``), or, in a text
+  without "|", the table rule (``_without_tables``); each skipped rule would have returned
+  False without touching the state;
 - the inline parser runs per inline token, only on text that holds link, image, code span,
   autolink, HTML or escape syntax (``INLINE_SYNTAX``); the rest is text and line breaks,
   which ``plain_text`` reproduces;
@@ -17,6 +18,7 @@ Four savings, none of which changes a token or a view a rule reads:
 
 from __future__ import annotations
 
+import copy
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
@@ -173,16 +175,39 @@ class _FirstCharRuler(Ruler[BlockRule]):
     matches; a single rule doing the same returns the same and changes the same state.
     """
 
-    def __init__(self, rules: Ruler[BlockRule]) -> None:
+    def __init__(self, rules: Ruler[BlockRule], left_out: frozenset[str] = frozenset()) -> None:
         super().__init__()
         self.__rules__ = rules.__rules__
+        self.left_out = left_out  # rules no chain holds (see _without_tables)
 
     def __compile__(self) -> None:
         super().__compile__()
         assert self.__cache__ is not None
+        chains = _Chains()
         for name in self.__cache__:
-            rules = [r for r in self.__rules__ if r.enabled and (not name or name in r.alt)]
-            self.__cache__[name] = [_dispatch(rules)] if rules else []
+            rules = [
+                r
+                for r in self.__rules__
+                if r.enabled and r.name not in self.left_out and (not name or name in r.alt)
+            ]
+            chains[name] = [_dispatch(rules)] if rules else []
+        self.__cache__ = chains
+        # The parser and the rules ask for a chain at every paragraph, list and nested block
+        # (always naming it, as Ruler.getRules asks): the lookup is the dict's own, in C, until
+        # a change to the rules empties the cache (see __setattr__).
+        self.__dict__["getRules"] = chains.__getitem__
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name == "__cache__" and value is None:
+            self.__dict__.pop("getRules", None)  # Ruler.getRules compiles the rules again
+
+
+class _Chains(dict[str, list[BlockRule]]):
+    """The compiled chains by name: a chain no rule is in has none (Ruler.getRules' ``[]``)."""
+
+    def __missing__(self, name: str) -> list[BlockRule]:
+        return []
 
 
 def _located(rule: InlineRule) -> InlineRule:
@@ -241,6 +266,19 @@ def _parser() -> MarkdownIt:
 
 MD = _parser()
 
+
+def _without_tables(md: MarkdownIt) -> MarkdownIt:
+    """``md`` with block chains that leave the table rule out, for a text without "|": there
+    the rule matches nothing (a table's header row holds one) and it returns False before it
+    changes any state. Everything else is ``md``'s own (which is never changed after set-up)."""
+    tableless = copy.copy(md)
+    tableless.block = copy.copy(md.block)
+    tableless.block.ruler = _FirstCharRuler(md.block.ruler, frozenset({"table"}))
+    return tableless
+
+
+_TABLELESS = _without_tables(MD)
+
 # The core chain must be the block rule alone, which is what ``_block_state`` and the block
 # parser's ``tokenize`` stand for.
 FAST_STATE = _RELEASE_CHECKED and MD.core.ruler.get_active_rules() == ["block"]
@@ -264,8 +302,10 @@ def parse_lines(lines: Sequence[str], env: dict[str, Any]) -> list[Token]:
         return MD.parse(src, env)
     tokens: list[Token] = []
     if src:  # the block parser makes no state for an empty text
-        state = _block_state(src, lines, env, tokens)
-        MD.block.tokenize(state, state.line, state.lineMax)
+        # Most lines of text are tried as a table's header row: without a "|", none can be.
+        md = MD if "|" in src else _TABLELESS
+        state = _block_state(src, lines, env, tokens, md)
+        md.block.tokenize(state, state.line, state.lineMax)
     return tokens
 
 
@@ -299,7 +339,7 @@ class _State(StateBlock):
 
 
 def _block_state(
-    src: str, lines: Sequence[str], env: dict[str, Any], tokens: list[Token]
+    src: str, lines: Sequence[str], env: dict[str, Any], tokens: list[Token], md: MarkdownIt = MD
 ) -> StateBlock:
     """markdown-it's StateBlock for ``src``, its line tables computed from ``lines``.
 
@@ -307,7 +347,7 @@ def _block_state(
     (run on an empty text). A NUL made U+FFFD keeps every length and indent: the tables of the
     lines as read are those of ``src``.
     """
-    state = _State("", MD, env, tokens)
+    state = _State("", md, env, tokens)
     state.src = src
     # A line begins at every line feed but the last's, which begins one only when what
     # follows it holds more than spaces and tabs (StateBlock gives no line to the rest).

@@ -11,6 +11,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.ruler import Ruler
+from markdown_it.token import Token
 
 import plugin_eval.document as document
 from plugin_eval.document import (
@@ -22,9 +25,16 @@ from plugin_eval.document import (
     _Walk,
     read_frontmatter_file,
 )
-from plugin_eval.markdown_parser import parse_lines
+from plugin_eval.markdown_parser import (
+    _TABLELESS,
+    FAST_STATE,
+    MD,
+    _block_state,
+    _parser,
+    parse_lines,
+)
 from plugin_eval.triggering import STOPWORDS, _vague, words_of
-from tests.test_fast_paths_parse import CORPUS
+from tests.test_fast_paths_parse import CORPUS, view
 
 
 @contextmanager
@@ -134,3 +144,45 @@ def test_vague_reads_corpus_descriptions_as_its_plain_form() -> None:
         description = str(head.frontmatter.get("description", ""))
         name = str(head.frontmatter.get("name", ""))
         assert _vague(description, name) == plain_vague(description, name)
+
+
+def tokens_with(md: MarkdownIt, text: str) -> list[tuple[Any, ...]]:
+    lines = text.split("\n")
+    tokens: list[Token] = []
+    state = _block_state(text, lines, {}, tokens, md)
+    md.block.tokenize(state, state.line, state.lineMax)
+    return view(tokens)
+
+
+# Lines that start tables, lists, quotes and headings but for their pipes.
+TABLE_LINE = st.sampled_from(
+    ["a ! b", "---", "- x", "-:-", ":-:", "--- ---", "> q", "# h", "", "  ---", "\t-", "x"]
+)
+
+
+@pytest.mark.skipif(not FAST_STATE, reason="markdown-it-py's own code parses on this release")
+@settings(max_examples=800, deadline=None)
+@given(st.lists(TABLE_LINE, min_size=1, max_size=12).map("\n".join))
+def test_text_without_pipes_parses_alike_without_the_table_rule(text: str) -> None:
+    assert "|" not in text
+    assert tokens_with(_TABLELESS, text) == tokens_with(MD, text)
+
+
+@pytest.mark.skipif(not FAST_STATE, reason="markdown-it-py's own code parses on this release")
+@pytest.mark.parametrize("text", CORPUS[::5])
+def test_corpus_without_pipes_parses_alike_without_the_table_rule(text: str) -> None:
+    text = text.replace("|", "!")  # its tables' rows become text
+    assert tokens_with(_TABLELESS, text) == tokens_with(MD, text)
+
+
+def test_chains_are_looked_up_as_ruler_looks_them_up() -> None:
+    md = _parser()
+    ruler = md.block.ruler
+    for name in ("", "paragraph", "reference", "blockquote", "list", "no such chain"):
+        assert ruler.getRules(name) == Ruler.getRules(ruler, name)
+        assert "getRules" in vars(ruler)  # the shortcut, once compiled
+    # A change to the rules drops the shortcut; the next lookup compiles them again.
+    ruler.disable("table")
+    assert "getRules" not in vars(ruler)
+    assert ruler.getRules("paragraph") == Ruler.getRules(ruler, "paragraph")
+    assert "getRules" in vars(ruler)
