@@ -16,6 +16,7 @@ from markdown_it.ruler import Ruler
 from markdown_it.token import Token
 
 import plugin_eval.document as document
+from plugin_eval.analysis import _SEARCH, _SEARCH_WORDS, names_a_search
 from plugin_eval.document import (
     Heading,
     Prose,
@@ -186,3 +187,31 @@ def test_chains_are_looked_up_as_ruler_looks_them_up() -> None:
     assert "getRules" not in vars(ruler)
     assert ruler.getRules("paragraph") == Ruler.getRules(ruler, "paragraph")
     assert "getRules" in vars(ruler)
+
+
+SEARCH_TEXT = st.lists(
+    st.sampled_from(
+        [
+            *("grep", "GREP", "Rg", "ls", "look", "LOOKS", "up", "it", "index", "searching"),
+            *(" ", "\n", "_", "-", "/", "x", "ſ", "K", "İ", "é", "2", "lookup", "look  it\tup"),
+        ]
+    ),
+    max_size=10,
+).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(SEARCH_TEXT)
+def test_names_a_search_is_the_regexs_search(text: str) -> None:
+    assert names_a_search(text) == (_SEARCH.search(text) is not None)
+
+
+def test_search_words_are_lowercase() -> None:
+    # Searched in lowered text: a capital in the pattern (outside an escape) would never match.
+    assert re.sub(r"\\.", "", _SEARCH_WORDS.pattern).islower()
+
+
+def test_names_a_search_in_corpus_blocks() -> None:
+    for text in CORPUS:
+        for block in text.split("\n\n"):
+            assert names_a_search(block) == (_SEARCH.search(block) is not None)
