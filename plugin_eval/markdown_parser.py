@@ -5,8 +5,9 @@ Four savings, none of which changes a token or a view a rule reads:
 - the block rules are tried through one function per chain that skips, by the first
   character of the line, the rules that cannot start there (a heading needs ``#``, a fence
   ``` ` ``` or ``~``), and a few more by a test of the line (``_GUARDS``), or, in a text
-  without "|", the table rule (``_without_tables``); each skipped rule would have returned
-  False without touching the state;
+  without "|", the table rule, and in one without a line ending in "-" or "=", the search
+  for a setext underline (``_variant``); each skipped rule would have returned False
+  without touching the state;
 - the inline parser runs per inline token, only on text that holds link, image, code span,
   autolink, HTML or escape syntax (``INLINE_SYNTAX``); the rest is text and line breaks,
   which ``plain_text`` reproduces;
@@ -134,7 +135,21 @@ def _lheading_guard(rule: BlockRule) -> BlockRule:
     return lheading
 
 
-_GUARDS = {
+def _lheading_without_underlines(rule: BlockRule) -> BlockRule:
+    """The lheading guard for a text none of whose lines ends in "-" or "=" then spaces and
+    tabs: there no line is an underline, and the guard's search for one would find none."""
+
+    def lheading(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        if not state.is_code_block(start):
+            state.parentType = "paragraph"
+        return False
+
+    return lheading
+
+
+Guards = Mapping[str, Callable[[BlockRule], BlockRule]]
+
+_GUARDS: Guards = {
     "table": _table_guard,
     "code": _code_guard,
     "hr": _hr_guard,
@@ -143,9 +158,9 @@ _GUARDS = {
 }
 
 
-def _dispatch(rules: Sequence[Rule[BlockRule]]) -> BlockRule:
+def _dispatch(rules: Sequence[Rule[BlockRule]], guards: Guards = _GUARDS) -> BlockRule:
     """One rule standing for a chain: the chain's rules that can match the line, in order."""
-    guarded = [(r.name, _GUARDS[r.name](r.fn) if r.name in _GUARDS else r.fn) for r in rules]
+    guarded = [(r.name, guards[r.name](r.fn) if r.name in guards else r.fn) for r in rules]
     by_start: dict[str, tuple[BlockRule, ...]] = {}
 
     def candidates(start: str) -> tuple[BlockRule, ...]:
@@ -175,10 +190,17 @@ class _FirstCharRuler(Ruler[BlockRule]):
     matches; a single rule doing the same returns the same and changes the same state.
     """
 
-    def __init__(self, rules: Ruler[BlockRule], left_out: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        rules: Ruler[BlockRule],
+        left_out: frozenset[str] = frozenset(),
+        guards: Guards = _GUARDS,
+    ) -> None:
         super().__init__()
         self.__rules__ = rules.__rules__
-        self.left_out = left_out  # rules no chain holds (see _without_tables)
+        # Rules no chain holds, and the guards the rules are tried through (see _variant).
+        self.left_out = left_out
+        self.guards = guards
 
     def __compile__(self) -> None:
         super().__compile__()
@@ -190,7 +212,7 @@ class _FirstCharRuler(Ruler[BlockRule]):
                 for r in self.__rules__
                 if r.enabled and r.name not in self.left_out and (not name or name in r.alt)
             ]
-            chains[name] = [_dispatch(rules)] if rules else []
+            chains[name] = [_dispatch(rules, self.guards)] if rules else []
         self.__cache__ = chains
         # The parser and the rules ask for a chain at every paragraph, list and nested block
         # (always naming it, as Ruler.getRules asks): the lookup is the dict's own, in C, until
@@ -267,17 +289,46 @@ def _parser() -> MarkdownIt:
 MD = _parser()
 
 
-def _without_tables(md: MarkdownIt) -> MarkdownIt:
-    """``md`` with block chains that leave the table rule out, for a text without "|": there
-    the rule matches nothing (a table's header row holds one) and it returns False before it
-    changes any state. Everything else is ``md``'s own (which is never changed after set-up)."""
-    tableless = copy.copy(md)
-    tableless.block = copy.copy(md.block)
-    tableless.block.ruler = _FirstCharRuler(md.block.ruler, frozenset({"table"}))
-    return tableless
+def _variant(md: MarkdownIt, tables: bool, underlines: bool) -> MarkdownIt:
+    """``md`` with block chains for a text without "|" (``tables`` False) or without a line
+    that ends in "-" or "=" then spaces and tabs (``underlines`` False), each rule of which
+    then matches nothing: the table rule needs a "|" in a table's header row, and returns
+    False before it changes any state, so it is left out; the lheading rule needs such a line
+    for its underline, and is tried through a guard that does not look for one. Everything
+    else is ``md``'s own (which is never changed after set-up)."""
+    variant = copy.copy(md)
+    variant.block = copy.copy(md.block)
+    left_out = frozenset() if tables else frozenset({"table"})
+    guards = _GUARDS if underlines else {**_GUARDS, "lheading": _lheading_without_underlines}
+    variant.block.ruler = _FirstCharRuler(md.block.ruler, left_out, guards)
+    return variant
 
 
-_TABLELESS = _without_tables(MD)
+# By (whether the text holds a "|", whether a line of it may be an underline).
+_PARSERS = {
+    (tables, underlines): MD if tables and underlines else _variant(MD, tables, underlines)
+    for tables in (True, False)
+    for underlines in (True, False)
+}
+
+
+def _may_underline(src: str) -> bool:
+    """Whether a line of ``src`` ends in "-" or "=" then spaces and tabs (or nothing): at a
+    line feed, the characters before it, read back over spaces and tabs; at the end, the
+    text's last line."""
+    if "-\n" in src or "=\n" in src or src.rstrip(" \t").endswith(("-", "=")):
+        return True
+    for blank in (" \n", "\t\n"):
+        at = src.find(blank)
+        while at >= 0:
+            before = at
+            while before > 0 and src[before - 1] in " \t":
+                before -= 1
+            if before > 0 and src[before - 1] in "-=":
+                return True
+            at = src.find(blank, at + 1)
+    return False
+
 
 # The core chain must be the block rule alone, which is what ``_block_state`` and the block
 # parser's ``tokenize`` stand for.
@@ -302,8 +353,9 @@ def parse_lines(lines: Sequence[str], env: dict[str, Any]) -> list[Token]:
         return MD.parse(src, env)
     tokens: list[Token] = []
     if src:  # the block parser makes no state for an empty text
-        # Most lines of text are tried as a table's header row: without a "|", none can be.
-        md = MD if "|" in src else _TABLELESS
+        # Most lines are tried as a table's header row, and every paragraph is searched for a
+        # setext underline: in a text without the characters these need, neither is.
+        md = _PARSERS["|" in src, _may_underline(src)]
         state = _block_state(src, lines, env, tokens, md)
         md.block.tokenize(state, state.line, state.lineMax)
     return tokens

@@ -27,10 +27,11 @@ from plugin_eval.document import (
     read_frontmatter_file,
 )
 from plugin_eval.markdown_parser import (
-    _TABLELESS,
+    _PARSERS,
     FAST_STATE,
     MD,
     _block_state,
+    _may_underline,
     _parser,
     parse_lines,
 )
@@ -166,14 +167,14 @@ TABLE_LINE = st.sampled_from(
 @given(st.lists(TABLE_LINE, min_size=1, max_size=12).map("\n".join))
 def test_text_without_pipes_parses_alike_without_the_table_rule(text: str) -> None:
     assert "|" not in text
-    assert tokens_with(_TABLELESS, text) == tokens_with(MD, text)
+    assert tokens_with(_PARSERS[False, True], text) == tokens_with(MD, text)
 
 
 @pytest.mark.skipif(not FAST_STATE, reason="markdown-it-py's own code parses on this release")
 @pytest.mark.parametrize("text", CORPUS[::5])
 def test_corpus_without_pipes_parses_alike_without_the_table_rule(text: str) -> None:
     text = text.replace("|", "!")  # its tables' rows become text
-    assert tokens_with(_TABLELESS, text) == tokens_with(MD, text)
+    assert tokens_with(_PARSERS[False, True], text) == tokens_with(MD, text)
 
 
 def test_chains_are_looked_up_as_ruler_looks_them_up() -> None:
@@ -215,3 +216,42 @@ def test_names_a_search_in_corpus_blocks() -> None:
     for text in CORPUS:
         for block in text.split("\n\n"):
             assert names_a_search(block) == (_SEARCH.search(block) is not None)
+
+
+# Lines ending, or nearly, in the characters of an underline, and paragraphs around them.
+UNDERLINE_LINE = st.sampled_from(
+    [
+        *("a", "b c", "", "===", "---", "- x", "x -", "x =", "x - ", "x =\t", "= x", "-- x"),
+        *("> -", "a  ", "  ---  ", "\t=", "# h", "    code", "x-y", "x=y", "- - -", "1. x"),
+        *("| a |", "|-|", "*"),
+    ]
+)
+UNDERLINE_TEXT = st.lists(UNDERLINE_LINE, min_size=1, max_size=12).map("\n".join)
+_UNDERLINE_END = re.compile(r"[-=][ \t]*$", re.MULTILINE)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(UNDERLINE_TEXT)
+def test_may_underline_is_a_line_ending_in_an_underline_character(text: str) -> None:
+    assert _may_underline(text) == (_UNDERLINE_END.search(text) is not None)
+
+
+@pytest.mark.skipif(not FAST_STATE, reason="markdown-it-py's own code parses on this release")
+@settings(max_examples=1500, deadline=None)
+@given(UNDERLINE_TEXT)
+def test_each_parser_variant_parses_what_it_is_for_alike(text: str) -> None:
+    tables, underlines = "|" in text, _may_underline(text)
+    assert tokens_with(_PARSERS[tables, underlines], text) == tokens_with(MD, text)
+    # A variant for less than the text holds is allowed no different tokens either: without
+    # the text's characters, its rules would have found nothing.
+    if not tables:
+        assert tokens_with(_PARSERS[False, True], text) == tokens_with(MD, text)
+    if not underlines:
+        assert tokens_with(_PARSERS[True, False], text) == tokens_with(MD, text)
+
+
+@pytest.mark.skipif(not FAST_STATE, reason="markdown-it-py's own code parses on this release")
+@pytest.mark.parametrize("text", CORPUS[::5])
+def test_corpus_parses_alike_with_its_variant(text: str) -> None:
+    variant = _PARSERS["|" in text, _may_underline(text)]
+    assert tokens_with(variant, text) == tokens_with(MD, text)
