@@ -89,10 +89,19 @@ _THEMATIC_BREAK = re.compile(r"([*_-])[ \t]*\1[ \t]*\1(?:[ \t]|\1)*")
 _LIST_MARKER = re.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?![^ \t])")
 
 
+# The last character of a thematic break's line: a marker, a space or a tab.
+_BREAK_ENDS = frozenset("*_- \t")
+
+
 def _hr_guard(rule: BlockRule) -> BlockRule:
     def hr(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        src, stop = state.src, state.eMarks[start]
+        # Tested first: a list item's or bold text's line ends in a word (an empty line,
+        # whatever the character before it, is no break either).
+        if src[stop - 1] not in _BREAK_ENDS:
+            return False
         at = state.bMarks[start] + state.tShift[start]
-        if _THEMATIC_BREAK.fullmatch(state.src, at, state.eMarks[start]) is None:
+        if _THEMATIC_BREAK.fullmatch(src, at, stop) is None:
             return False
         return rule(state, start, end, silent)
 

@@ -255,3 +255,25 @@ def test_each_parser_variant_parses_what_it_is_for_alike(text: str) -> None:
 def test_corpus_parses_alike_with_its_variant(text: str) -> None:
     variant = _PARSERS["|" in text, _may_underline(text)]
     assert tokens_with(variant, text) == tokens_with(MD, text)
+
+
+STOCK = MarkdownIt("commonmark").enable("table").disable(["emphasis", "entity"])
+# Lines that are thematic breaks or nearly: one marker, spaces and tabs in any order, and at
+# times a word at the end.
+BREAK_LINE = st.tuples(
+    st.sampled_from("*-_"),
+    st.lists(st.sampled_from(["m", " ", "\t"]), max_size=7).map("".join),
+    st.sampled_from(["", "", "x", " x", "**b**"]),
+).map(lambda drawn: drawn[1].replace("m", drawn[0]) + drawn[2])
+BREAK_TEXT = st.lists(BREAK_LINE.map("".join), min_size=1, max_size=8).map("\n".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(BREAK_TEXT)
+def test_thematic_breaks_are_markdown_its(text: str) -> None:
+    fields = ("type", "map", "markup", "content")
+
+    def blocks(tokens: list[Token]) -> list[tuple[Any, ...]]:
+        return [tuple(getattr(t, name) for name in fields) for t in tokens]
+
+    assert blocks(parse_lines(text.split("\n"), {})) == blocks(STOCK.parse(text))
