@@ -48,6 +48,22 @@ _SEARCH = re.compile(
     re.IGNORECASE,
 )
 _FOLDER_PATH = re.compile(r"(?<![\w/.-])(?:\./)?[\w.-]+(?:/[\w.-]+)*(?=/|\b)")
+# _SEARCH without its leading \b and its flag: lowercase words, for lowered text.
+_SEARCH_WORDS = re.compile(_SEARCH.pattern.removeprefix(r"\b"))
+
+
+def names_a_search(text: str) -> bool:
+    """Whether ``_SEARCH`` finds something in ``text``.
+
+    In ASCII text it is looked for lowered, by a pattern without IGNORECASE and without its
+    leading ``\b`` (at_word_starts tests that): ``re`` then skips to the first letters of its
+    words instead of folding the case of every character it tries. lower() keeps every
+    offset of ASCII text, and no ASCII character folds to a letter but the letter's other
+    case; other text is searched by ``_SEARCH`` itself (with it, "ſ" matches "s").
+    """
+    if text.isascii():
+        return next(at_word_starts(_SEARCH_WORDS, text.lower()), None) is not None
+    return _SEARCH.search(text) is not None
 
 
 def written(name: str, text: str) -> bool:
@@ -327,7 +343,7 @@ class Facts:
         ]
         found: set[str] = set()
         for text in blocks:
-            if "/" not in text or _SEARCH.search(text) is None:
+            if "/" not in text or not names_a_search(text):
                 continue
             for match in _FOLDER_PATH.finditer(text):
                 path = posixpath.normpath(match.group(0).removeprefix("./"))

@@ -17,8 +17,10 @@ from markdown_it.token import Token
 from plugin_eval.markdown_parser import (
     INLINE_SYNTAX,
     MD,
+    NOT_CODE_SPAN_BUT_BRACKETS,
     NOT_CODE_SPAN_ONLY,
     OFFSET,
+    brackets_inert,
     code_spans,
     parse_lines,
     plain_text,
@@ -106,6 +108,36 @@ class Prose:
     block: str
 
 
+# Prose and Heading made by their slots' own setters: a frozen dataclass's ``__init__`` sets
+# each field through ``object.__setattr__``, about twice the time, on the hundred or more of
+# each skill (tests/test_fast_paths_parse2.py checks both ways give equal objects).
+_new = object.__new__
+_PROSE_TEXT, _PROSE_LINE, _PROSE_BLOCK = (
+    getattr(Prose, name).__set__ for name in ("text", "line", "block")
+)
+_HEADING_LEVEL, _HEADING_TEXT, _HEADING_LINE = (
+    getattr(Heading, name).__set__ for name in ("level", "text", "line")
+)
+
+
+def _prose(text: str, line: int, block: str) -> Prose:
+    """``Prose(text, line, block)``."""
+    prose = _new(Prose)
+    _PROSE_TEXT(prose, text)
+    _PROSE_LINE(prose, line)
+    _PROSE_BLOCK(prose, block)
+    return prose
+
+
+def _heading(level: int, text: str, line: int) -> Heading:
+    """``Heading(level, text, line)``."""
+    heading = _new(Heading)
+    _HEADING_LEVEL(heading, level)
+    _HEADING_TEXT(heading, text)
+    _HEADING_LINE(heading, line)
+    return heading
+
+
 @dataclass(frozen=True, repr=False)
 class Section:
     heading: Heading
@@ -117,7 +149,8 @@ class SkillDocument:
     """One parsed SKILL.md and its folder listing.
 
     ``tokens`` is markdown-it's block stream; an inline token has children only when its text
-    holds link, HTML or escape syntax (see markdown_parser): read text from ``prose``.
+    holds HTML or escape syntax, or a "[" that can open a link (see markdown_parser): read
+    text from ``prose``.
     """
 
     folder: Path
@@ -527,6 +560,7 @@ class _Walk:
         offset = self.offset
         last_line = offset + 1
         prose = self.prose
+        env = self.env
         for tok in tokens:
             kind = tok.type
             # Most tokens are the paragraphs, lists and rows around inline text: skipped first.
@@ -537,6 +571,7 @@ class _Walk:
             span = tok.map
             if span is not None:
                 last_line = offset + span[0] + 1
+            # The other kinds by how often they come: list items, headings, then the rest.
             if kind == "inline":
                 block = (
                     "heading"
@@ -552,34 +587,44 @@ class _Walk:
                 content = tok.content
                 if _needs_inline(content) is None:
                     text = plain_text(content)
-                    prose.append(Prose(text, last_line, block))
+                    prose.append(_prose(text, last_line, block))
+                elif (
+                    brackets_inert(content, env)
+                    and NOT_CODE_SPAN_BUT_BRACKETS.search(content) is None
+                ):
+                    # Its "[" are text: the rest is text and line breaks, or code spans too.
+                    if "`" in content:
+                        text = self._code_spans(content, last_line, block)
+                    else:
+                        text = plain_text(content)
+                        prose.append(_prose(text, last_line, block))
                 else:
                     text = self._inline(tok, last_line, block)
                 if heading_level:
-                    self.headings.append(Heading(heading_level, text.strip(), last_line))
-            elif kind == "heading_open":
-                heading_level = int(tok.tag[1:])
-            elif kind == "heading_close":
-                heading_level = 0
-            elif kind == "table_open":
-                self.tables += 1
-                in_table += 1
-            elif kind == "table_close":
-                in_table -= 1
+                    self.headings.append(_heading(heading_level, text.strip(), last_line))
             elif kind == "list_item_open":
                 self.list_items += 1
                 in_list += 1
             elif kind == "list_item_close":
                 in_list -= 1
+            elif kind == "heading_open":
+                heading_level = int(tok.tag[1:])
+            elif kind == "heading_close":
+                heading_level = 0
+            elif kind in ("fence", "code_block"):
+                self._code(tok)
+            elif kind == "table_open":
+                self.tables += 1
+                in_table += 1
+            elif kind == "table_close":
+                in_table -= 1
             elif kind == "blockquote_open":
                 self.blockquotes += 1
                 in_quote += 1
             elif kind == "blockquote_close":
                 in_quote -= 1
-            elif kind in ("fence", "code_block"):
-                self._code(tok)
             elif kind == "html_block":
-                self.comments.append(Prose(tok.content, last_line, "html"))
+                self.comments.append(_prose(tok.content, last_line, "html"))
 
     def _code(self, tok: Token) -> None:
         assert tok.map is not None
@@ -613,9 +658,9 @@ class _Walk:
                 parts.append(child.content)
             elif kind == "code_inline":
                 parts.append(" ")
-                self.inline_code.append(Prose(child.content, line, block))
+                self.inline_code.append(_prose(child.content, line, block))
             elif kind == "html_inline":
-                self.comments.append(Prose(child.content, line, "html"))
+                self.comments.append(_prose(child.content, line, "html"))
             elif kind in ("link_open", "image"):
                 attr = "href" if kind == "link_open" else "src"
                 # markdown-it percent-encodes destinations; keep what the author wrote
@@ -634,7 +679,7 @@ class _Walk:
                 if kind == "image":
                     parts.append(child.content)
         text = "".join(parts)
-        self.prose.append(Prose(text, start_line, block))
+        self.prose.append(_prose(text, start_line, block))
         return text
 
     def _code_spans(self, content: str, line: int, block: str) -> str:
@@ -647,11 +692,11 @@ class _Walk:
                 line += 1
             elif kind == "code":
                 parts.append(" ")
-                self.inline_code.append(Prose(value, line, block))
+                self.inline_code.append(_prose(value, line, block))
             else:
                 parts.append(value)
         text = "".join(parts)
-        self.prose.append(Prose(text, start_line, block))
+        self.prose.append(_prose(text, start_line, block))
         return text
 
     def _origin(self, line: int, row: str, in_table: bool) -> int:

@@ -4,8 +4,10 @@ Four savings, none of which changes a token or a view a rule reads:
 
 - the block rules are tried through one function per chain that skips, by the first
   character of the line, the rules that cannot start there (a heading needs ``#``, a fence
-  ``` ` ``` or ``~``), and a few more by a test of the line (``_GUARDS``); each skipped rule
-  would have returned False without touching the state;
+  ``` ` ``` or ``~``), and a few more by a test of the line (``_GUARDS``), or, in a text
+  without "|", the table rule, and in one without a line ending in "-" or "=", the search
+  for a setext underline (``_variant``); each skipped rule would have returned False
+  without touching the state;
 - the inline parser runs per inline token, only on text that holds link, image, code span,
   autolink, HTML or escape syntax (``INLINE_SYNTAX``); the rest is text and line breaks,
   which ``plain_text`` reproduces;
@@ -17,9 +19,10 @@ Four savings, none of which changes a token or a view a rule reads:
 
 from __future__ import annotations
 
+import copy
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import accumulate, repeat
 from operator import add, sub
 from typing import Any, Literal
@@ -86,10 +89,19 @@ _THEMATIC_BREAK = re.compile(r"([*_-])[ \t]*\1[ \t]*\1(?:[ \t]|\1)*")
 _LIST_MARKER = re.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?![^ \t])")
 
 
+# The last character of a thematic break's line: a marker, a space or a tab.
+_BREAK_ENDS = frozenset("*_- \t")
+
+
 def _hr_guard(rule: BlockRule) -> BlockRule:
     def hr(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        src, stop = state.src, state.eMarks[start]
+        # Tested first: a list item's or bold text's line ends in a word (an empty line,
+        # whatever the character before it, is no break either).
+        if src[stop - 1] not in _BREAK_ENDS:
+            return False
         at = state.bMarks[start] + state.tShift[start]
-        if _THEMATIC_BREAK.fullmatch(state.src, at, state.eMarks[start]) is None:
+        if _THEMATIC_BREAK.fullmatch(src, at, stop) is None:
             return False
         return rule(state, start, end, silent)
 
@@ -132,7 +144,21 @@ def _lheading_guard(rule: BlockRule) -> BlockRule:
     return lheading
 
 
-_GUARDS = {
+def _lheading_without_underlines(rule: BlockRule) -> BlockRule:
+    """The lheading guard for a text none of whose lines ends in "-" or "=" then spaces and
+    tabs: there no line is an underline, and the guard's search for one would find none."""
+
+    def lheading(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        if not state.is_code_block(start):
+            state.parentType = "paragraph"
+        return False
+
+    return lheading
+
+
+Guards = Mapping[str, Callable[[BlockRule], BlockRule]]
+
+_GUARDS: Guards = {
     "table": _table_guard,
     "code": _code_guard,
     "hr": _hr_guard,
@@ -141,9 +167,9 @@ _GUARDS = {
 }
 
 
-def _dispatch(rules: Sequence[Rule[BlockRule]]) -> BlockRule:
+def _dispatch(rules: Sequence[Rule[BlockRule]], guards: Guards = _GUARDS) -> BlockRule:
     """One rule standing for a chain: the chain's rules that can match the line, in order."""
-    guarded = [(r.name, _GUARDS[r.name](r.fn) if r.name in _GUARDS else r.fn) for r in rules]
+    guarded = [(r.name, guards[r.name](r.fn) if r.name in guards else r.fn) for r in rules]
     by_start: dict[str, tuple[BlockRule, ...]] = {}
 
     def candidates(start: str) -> tuple[BlockRule, ...]:
@@ -173,16 +199,46 @@ class _FirstCharRuler(Ruler[BlockRule]):
     matches; a single rule doing the same returns the same and changes the same state.
     """
 
-    def __init__(self, rules: Ruler[BlockRule]) -> None:
+    def __init__(
+        self,
+        rules: Ruler[BlockRule],
+        left_out: frozenset[str] = frozenset(),
+        guards: Guards = _GUARDS,
+    ) -> None:
         super().__init__()
         self.__rules__ = rules.__rules__
+        # Rules no chain holds, and the guards the rules are tried through (see _variant).
+        self.left_out = left_out
+        self.guards = guards
 
     def __compile__(self) -> None:
         super().__compile__()
         assert self.__cache__ is not None
+        chains = _Chains()
         for name in self.__cache__:
-            rules = [r for r in self.__rules__ if r.enabled and (not name or name in r.alt)]
-            self.__cache__[name] = [_dispatch(rules)] if rules else []
+            rules = [
+                r
+                for r in self.__rules__
+                if r.enabled and r.name not in self.left_out and (not name or name in r.alt)
+            ]
+            chains[name] = [_dispatch(rules, self.guards)] if rules else []
+        self.__cache__ = chains
+        # The parser and the rules ask for a chain at every paragraph, list and nested block
+        # (always naming it, as Ruler.getRules asks): the lookup is the dict's own, in C, until
+        # a change to the rules empties the cache (see __setattr__).
+        self.__dict__["getRules"] = chains.__getitem__
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name == "__cache__" and value is None:
+            self.__dict__.pop("getRules", None)  # Ruler.getRules compiles the rules again
+
+
+class _Chains(dict[str, list[BlockRule]]):
+    """The compiled chains by name: a chain no rule is in has none (Ruler.getRules' ``[]``)."""
+
+    def __missing__(self, name: str) -> list[BlockRule]:
+        return []
 
 
 def _located(rule: InlineRule) -> InlineRule:
@@ -241,6 +297,48 @@ def _parser() -> MarkdownIt:
 
 MD = _parser()
 
+
+def _variant(md: MarkdownIt, tables: bool, underlines: bool) -> MarkdownIt:
+    """``md`` with block chains for a text without "|" (``tables`` False) or without a line
+    that ends in "-" or "=" then spaces and tabs (``underlines`` False), each rule of which
+    then matches nothing: the table rule needs a "|" in a table's header row, and returns
+    False before it changes any state, so it is left out; the lheading rule needs such a line
+    for its underline, and is tried through a guard that does not look for one. Everything
+    else is ``md``'s own (which is never changed after set-up)."""
+    variant = copy.copy(md)
+    variant.block = copy.copy(md.block)
+    left_out = frozenset() if tables else frozenset({"table"})
+    guards = _GUARDS if underlines else {**_GUARDS, "lheading": _lheading_without_underlines}
+    variant.block.ruler = _FirstCharRuler(md.block.ruler, left_out, guards)
+    return variant
+
+
+# By (whether the text holds a "|", whether a line of it may be an underline).
+_PARSERS = {
+    (tables, underlines): MD if tables and underlines else _variant(MD, tables, underlines)
+    for tables in (True, False)
+    for underlines in (True, False)
+}
+
+
+def _may_underline(src: str) -> bool:
+    """Whether a line of ``src`` ends in "-" or "=" then spaces and tabs (or nothing): at a
+    line feed, the characters before it, read back over spaces and tabs; at the end, the
+    text's last line."""
+    if "-\n" in src or "=\n" in src or src.rstrip(" \t").endswith(("-", "=")):
+        return True
+    for blank in (" \n", "\t\n"):
+        at = src.find(blank)
+        while at >= 0:
+            before = at
+            while before > 0 and src[before - 1] in " \t":
+                before -= 1
+            if before > 0 and src[before - 1] in "-=":
+                return True
+            at = src.find(blank, at + 1)
+    return False
+
+
 # The core chain must be the block rule alone, which is what ``_block_state`` and the block
 # parser's ``tokenize`` stand for.
 FAST_STATE = _RELEASE_CHECKED and MD.core.ruler.get_active_rules() == ["block"]
@@ -264,8 +362,11 @@ def parse_lines(lines: Sequence[str], env: dict[str, Any]) -> list[Token]:
         return MD.parse(src, env)
     tokens: list[Token] = []
     if src:  # the block parser makes no state for an empty text
-        state = _block_state(src, lines, env, tokens)
-        MD.block.tokenize(state, state.line, state.lineMax)
+        # Most lines are tried as a table's header row, and every paragraph is searched for a
+        # setext underline: in a text without the characters these need, neither is.
+        md = _PARSERS["|" in src, _may_underline(src)]
+        state = _block_state(src, lines, env, tokens, md)
+        md.block.tokenize(state, state.line, state.lineMax)
     return tokens
 
 
@@ -299,7 +400,7 @@ class _State(StateBlock):
 
 
 def _block_state(
-    src: str, lines: Sequence[str], env: dict[str, Any], tokens: list[Token]
+    src: str, lines: Sequence[str], env: dict[str, Any], tokens: list[Token], md: MarkdownIt = MD
 ) -> StateBlock:
     """markdown-it's StateBlock for ``src``, its line tables computed from ``lines``.
 
@@ -307,7 +408,7 @@ def _block_state(
     (run on an empty text). A NUL made U+FFFD keeps every length and indent: the tables of the
     lines as read are those of ``src``.
     """
-    state = _State("", MD, env, tokens)
+    state = _State("", md, env, tokens)
     state.src = src
     # A line begins at every line feed but the last's, which begins one only when what
     # follows it holds more than spaces and tabs (StateBlock gives no line to the rest).
@@ -369,6 +470,17 @@ _LINE_BREAK = re.compile(r" *\n[ \t]*")
 
 # Inline text with backticks but none of these holds code spans, text and line breaks only.
 NOT_CODE_SPAN_ONLY = re.compile(r"[\[<\\]")
+# What is left of NOT_CODE_SPAN_ONLY in text whose "[" opens no link (``brackets_inert``).
+NOT_CODE_SPAN_BUT_BRACKETS = re.compile(r"[<\\]")
+
+
+def brackets_inert(content: str, env: Mapping[str, Any]) -> bool:
+    """Whether no "[" of ``content`` can open a link or image, so that the inline parser reads
+    each as text: its link and image rules need "]" then "(" at once (an inline link) or a
+    reference definition in ``env`` (a reference link), and return False without either."""
+    return "](" not in content and "references" not in env
+
+
 _BACKTICKS = re.compile(r"`+")
 
 

@@ -633,8 +633,23 @@ def analyse(
 
 def _vague(text: str, name: str | None) -> bool:
     """Whether ``text`` names fewer than three things, or nothing its skill's name does not."""
-    content = set(words_of(text)).difference(STOPWORDS)
-    return content <= set(words_of((name or "").replace("-", " "))) or len(content) < 3
+    named = set(words_of((name or "").replace("-", " ")))
+    if not text.isascii():
+        content = set(words_of(text)).difference(STOPWORDS)
+        return content <= named or len(content) < 3
+    # The words one by one (words_of's, see there), until three things and one the name
+    # does not name are found: the answer is then no, and the rest of the text is not read.
+    things: set[str] = set()
+    unnamed = False
+    for match in _WORD.finditer(text.lower()):
+        word = match.group()
+        if word in STOPWORDS:
+            continue
+        things.add(word)
+        unnamed = unnamed or word not in named
+        if unnamed and len(things) >= 3:
+            return False
+    return True
 
 
 def _specificity(terms: set[str], contributions: list[Contribution]) -> float:
