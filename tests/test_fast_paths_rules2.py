@@ -16,7 +16,14 @@ from plugin_eval.document import SkillDocument, parse_skill
 from plugin_eval.rules import pe209_missing_section as pe209
 from plugin_eval.rules import pe306_evaluator_directed as pe306
 from plugin_eval.scoring import composite, subscores
-from plugin_eval.textsearch import _LONG, Lowered, _Anchored, found_one_by_one, occurrences
+from plugin_eval.textsearch import (
+    _LONG,
+    LazyRegex,
+    Lowered,
+    _Anchored,
+    found_one_by_one,
+    occurrences,
+)
 from plugin_eval.vocabulary import Layer
 from tests.conftest import CORPUS_REAL
 
@@ -101,9 +108,9 @@ def test_corpus_occurrences_of_every_literal_set(corpus_docs: list[SkillDocument
 def _spelt() -> set[str]:
     """The characters beyond ASCII that PE306's patterns and tests spell."""
     sources = [
-        value.source if isinstance(value, pe306.LazyRegex) else value.pattern
+        value.source if isinstance(value, LazyRegex) else value.pattern
         for value in vars(pe306).values()
-        if isinstance(value, pe306.LazyRegex | re.Pattern)
+        if isinstance(value, LazyRegex | re.Pattern)
     ]
     return {c for text in (*sources, "".join(pe306._JUNK), ":;)]}|—–") for c in text} - {
         c for c in map(chr, range(128))
