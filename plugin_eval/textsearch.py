@@ -55,7 +55,7 @@ def found_one_by_one(text: str, literals: Iterable[str], pos: int, end: int) -> 
 
 
 # Texts shorter than this are read once for each literal: a regex's start costs more there.
-_LONG = 1000
+_LONG = 500
 # About how often each letter stands in lower-cased skills (per cent of all characters), for
 # choosing rare ones: what a search costs, never what it finds. Any other character: _OTHER.
 _SHARES = {
