@@ -125,8 +125,8 @@ class _Anchored:
 
 
 def _anchored(chosen: list[tuple[str, int]]) -> tuple[re.Pattern[str], tuple[int, ...]]:
-    """The regex for literals anchored at one character (the ``i``-th of each), and where
-    each begins before its anchor, by the number of its group less one."""
+    """The regex for literals anchored at one character (the ``i``-th of each), and how far
+    before its anchor each begins, by the number of its group (the 0th unused)."""
     char = chosen[0][0][chosen[0][1]]
     branches = []
     for literal, i in chosen:
