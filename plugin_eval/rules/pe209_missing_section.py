@@ -10,6 +10,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import Example, Expect, Rule
+from plugin_eval.textsearch import occurrences
 
 HEAD = (
     "---\nname: example-skill\ndescription: Reviews database migrations for locking problems. "
@@ -55,12 +56,31 @@ def _may_point(text: str) -> bool:
     )
 
 
+# A line that _may_point at holds one of these: "section", "](#", or "below" or "above".
+_WORDS = ("section", "](#", "below", "above")
+
+
+def _lines_holding(text: str, words: tuple[str, ...]) -> list[int]:
+    """The lines of ``text`` (1-based, ascending) that hold one of ``words`` (none holding a
+    line feed): one search of the text for each, where most lines hold none."""
+    lines: list[int] = []
+    line, counted = 1, 0
+    for at in occurrences(text, words):
+        line += text.count("\n", counted, at)
+        counted = at
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
+
+
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    # What a line must contain, the whole file contains: most files fail the test at once.
-    if not _may_point(doc.text):
-        return
-    lines = sorted({p.line for p in doc.prose if p.block != "heading"})
-    candidates = [(n, t) for n in lines if _may_point(t := doc.line_text(n))]
+    # Only the lines that hold one of the words are read: most files hold none.
+    candidates = [
+        (n, t) for n in _lines_holding(doc.text, _WORDS) if _may_point(t := doc.line_text(n))
+    ]
+    if candidates:  # a pointer is read on the first line of a paragraph, list item or cell
+        starts = {p.line for p in doc.prose if p.block != "heading"}
+        candidates = [(n, t) for n, t in candidates if n in starts]
     if not candidates:
         return
     names: list[str] | None = None

@@ -163,6 +163,8 @@ _ADDRESS_WORDS = (
 # What every one of _ADDRESS_WORDS starts with: nine searches of the text, not sixteen.
 _ADDRESS_STEMS = ("being", "evaluat", "grad", "scor", "judg", "review", "assess", "rat", "examiner")
 assert all(word.startswith(_ADDRESS_STEMS) for word in _ADDRESS_WORDS)
+_ALL_WORDS = (*_SELF_NOUNS, *_VERBS, *_ADDRESS_WORDS)
+_ALL_STEMS = (*_SELF_NOUNS, *_VERBS, *_ADDRESS_STEMS)
 RATING_REACH = 80
 RATING_TO_REACH = 320
 ADDRESS_REACH = 200
@@ -309,10 +311,14 @@ Matches = list[re.Match[str]]
 def candidates(text: str, pos: int, endpos: int) -> tuple[Matches, Matches, Matches]:
     """What RATING and RATING_TO, OVERRIDE, and ADDRESS find in lower-case
     ``text[pos:endpos]`` (as ``finditer`` would), before any looks at where it stands."""
+    # One search for the words of all three (textsearch.occurrences reads a text once for
+    # several words), each kind's then kept apart by what starts there.
+    places = _word_starts(text, _ALL_WORDS, pos, endpos, _ALL_STEMS)
     selves = [
         at
-        for at in _word_starts(text, _SELF_NOUNS, pos, endpos)
-        if text.startswith("skill.md", at) or _SELF_BEFORE.search(text, max(pos, at - 48), at)
+        for at in places
+        if text.startswith(_SELF_NOUNS, at, endpos)
+        and (text.startswith("skill.md", at) or _SELF_BEFORE.search(text, max(pos, at - 48), at))
     ]
     ratings = []
     if selves:  # most texts hold no 'this skill': nothing is tried
@@ -321,9 +327,9 @@ def candidates(text: str, pos: int, endpos: int) -> tuple[Matches, Matches, Matc
             *near(RATING, text, selves, RATING_REACH, pos, endpos),
             *near(RATING_TO, text, toward, RATING_TO_REACH, pos, endpos),
         ]
-    verbs = _word_starts(text, _VERBS, pos, endpos)
+    verbs = [at for at in places if text.startswith(_VERBS, at, endpos)]
     overrides = list(near(OVERRIDE, text, verbs, 0, pos, endpos)) if verbs else []
-    words = _word_starts(text, _ADDRESS_WORDS, pos, endpos, _ADDRESS_STEMS)
+    words = [at for at in places if text.startswith(_ADDRESS_WORDS, at, endpos)]
     addresses = list(near(ADDRESS, text, words, ADDRESS_REACH, pos, endpos)) if words else []
     return ratings, overrides, addresses
 
@@ -432,6 +438,25 @@ def lower(text: str) -> str:
     return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
+# The one character beyond ASCII that ``lower`` makes an ASCII letter: the Kelvin sign ('k').
+_LOWERS_TO_ASCII = "\u212a"
+
+
+def searched(text: str) -> str:
+    """``text`` as the patterns are searched in it: where ``lower(text)`` lowers a character
+    beyond ASCII, this keeps it, and the patterns find the same matches at the same offsets.
+
+    They spell nothing beyond ASCII but punctuation, which has no case, and test characters
+    beyond it only by class (word, space, digit), which a character and its lower case share
+    (the tests prove both for every character). Lowering only ASCII (as bytes) skips Python's
+    per-character case mapping, the most of ``lower``'s time on text that is not all ASCII."""
+    if text.isascii():
+        return text.lower()
+    if _LOWERS_TO_ASCII in text:
+        return lower(text)
+    return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
+
+
 # --- the texts of one SKILL.md ---------------------------------------------------------------
 _BLANK = re.compile(r"\n[ \t]*\n")
 _MAX_DEPTH = 32
@@ -503,7 +528,7 @@ def file_hits(doc: SkillDocument) -> Iterator[tuple[int, int, str, Kind]]:
     # Lines, paragraphs and code are looked up only for what the patterns find, most often
     # nothing: each is computed on first use.
     view = _FileView(doc)
-    lowered = lower(text)
+    lowered = searched(text)
     hits = [
         # A YAML comment is a block of its own: a sentence starts after its '#'.
         hit
@@ -584,7 +609,7 @@ def frontmatter_hits(doc: SkillDocument) -> Iterator[tuple[int, int, str, Kind]]
             parts.append(leaf)
             size += len(leaf) + 2
     text = "\n\n".join(parts)
-    hits = search(lower(text), 0, len(text), _paragraphs(text), lambda at: False)
+    hits = search(searched(text), 0, len(text), _paragraphs(text), lambda at: False)
     last = doc.body_start - 2  # the line before the closing '---'
     regions: dict[int, tuple[Located, int]] = {}  # per key: its lines, and where to look on
     for hit in hits:

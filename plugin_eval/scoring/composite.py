@@ -136,12 +136,16 @@ class CompositeResult:
 
 def blend(layer_scores: Mapping[Layer, float], dimension: str) -> float | None:
     """Blend the layers that scored a dimension, renormalising their blend weights."""
-    weights = LAYER_BLENDS[dimension]
-    usable = {layer: s for layer, s in layer_scores.items() if weights.get(layer, 0.0) > 0}
-    total = sum(weights[layer] for layer in usable)
+    return _blended(LAYER_BLENDS[dimension], list(layer_scores.items()))
+
+
+def _blended(weights: Mapping[str, float], scores: list[tuple[Layer, float]]) -> float | None:
+    """``blend`` of ``scores`` (each layer once) by ``weights``: the same sums, of lists."""
+    usable = [(weights[layer], s) for layer, s in scores if weights.get(layer, 0.0) > 0]
+    total = sum([w for w, _ in usable])
     if not usable or total <= 0:
         return None
-    return sum(weights[layer] * s for layer, s in usable.items()) / total
+    return sum([w * s for w, s in usable]) / total
 
 
 def dimensions_from_layers(
@@ -150,16 +154,17 @@ def dimensions_from_layers(
 ) -> tuple[DimensionResult, ...]:
     """``layers`` maps a layer name to the dimension scores it produced; ``weights`` is the
     dimension table (seed 002's unless a benchmark file gave another)."""
+    each = list(layers.items())
     out = []
     for name, weight in (DIMENSION_WEIGHTS if weights is None else weights).items():
-        scores = {layer: dims[name] for layer, dims in layers.items() if name in dims}
-        blended = blend(scores, name)
+        scores = [(layer, dims[name]) for layer, dims in each if name in dims]
+        blended = _blended(LAYER_BLENDS[name], scores)
         out.append(
             DimensionResult(
                 name,
                 weight,
                 None if blended is None else round(blended, 4),
-                {str(layer): score for layer, score in sorted(scores.items())},
+                {str(layer): score for layer, score in sorted(scores)},
             )
         )
     return tuple(out)
