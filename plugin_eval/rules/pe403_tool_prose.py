@@ -9,7 +9,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
-from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_TOOLS
+from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_CODE, CLAUDE_TOOLS
 from plugin_eval.textsearch import Columns, at_word_starts
 
 # Matched at word starts (see textsearch.at_word_starts): "the Read tool", not "bathe Read tool".
@@ -46,10 +46,16 @@ def matches(text: str) -> Iterator[re.Match[str]]:
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    # As PE402: a skill whose description names Claude Code is written for it, and a line
+    # that names the harness states a fact about it; neither assumes every harness has the tool.
+    if CLAUDE_CODE.search(doc.description or "") is not None:
+        return
     text = facts.prose_text
     columns = Columns(doc.line_text)
     for match in matches(text):
         line = facts.prose_line(match.start())
+        if CLAUDE_CODE.search(doc.line_text(line)) is not None:
+            continue
         column = columns.find(line, match.group(0))
         yield RULE.finding(f"'{match.group(0)}' assumes Claude Code's tool names", line, column)
 
@@ -73,6 +79,8 @@ RULE = Rule(
     limits="It matches English phrasings ('the Read tool', 'use the Bash tool', and 'use', "
     "'using', 'call', 'run' or 'invoke' before a tool's name) with the tool's capitalised "
     "name; 'the read tool' in lower case, or other wordings ('fetch it with WebFetch'), are "
-    "not seen.",
+    "not seen. As for PE402, a skill whose description names Claude Code, and a line that "
+    "names it, are left alone. A tool's name used as another word after 'use' ('use Bash "
+    "built-ins') is reported.",
     check=check,
 )
