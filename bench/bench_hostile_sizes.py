@@ -77,6 +77,9 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "fences": body(lambda n: repeat("```python\nx = 1\n```\n\n", n)),
     "table-rows": body(lambda n: "| a | b |\n|---|---|\n" + repeat("| x | [y](z.md) |\n", n)),
     "code-spans-one-line": body(lambda n: repeat("`Read` then `x`` ` ", n) + "\n"),
+    # One-word tool names that are not instructions (PE402 judges each name once per line).
+    "tool-words-one-line": body(lambda n: repeat("a `Task` or `Read` b ", n) + "\n"),
+    "tool-prose-one-line": body(lambda n: repeat("use the Bash tool ", n) + "\n"),
     "prose-refs-one-line": body(lambda n: numbered("see references/r{i}.md ", n) + "\n"),
     "suppressions": body(lambda n: repeat("<!-- plugin-eval: ignore PE201 -->\n[a](b.md)\n\n", n)),
     "output-sections": body(

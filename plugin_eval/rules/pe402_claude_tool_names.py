@@ -78,9 +78,13 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if CLAUDE_CODE.search(doc.description or "") is not None:
         return
     seen: set[str] = set()
+    # A name is judged once per line: the judgement reads the whole line (one line may hold
+    # every span), and it is the same for each span of that name there.
+    tried: set[tuple[int, str]] = set()
     for span in doc.inline_code:
         name = span.text.strip()
-        if name in CLAUDE_TOOLS and name not in seen:
+        if name in CLAUDE_TOOLS and name not in seen and (span.line, name) not in tried:
+            tried.add((span.line, name))
             source = doc.line_text(span.line)
             at = source.find(f"`{name}`")
             if at < 0 or CLAUDE_CODE.search(source) is not None or not as_tool(source, name, at):

@@ -52,9 +52,13 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         return
     text = facts.prose_text
     columns = Columns(doc.line_text)
+    # Each line read once, however many phrases it holds (one line may hold them all).
+    names_harness: dict[int, bool] = {}
     for match in matches(text):
         line = facts.prose_line(match.start())
-        if CLAUDE_CODE.search(doc.line_text(line)) is not None:
+        if line not in names_harness:
+            names_harness[line] = CLAUDE_CODE.search(doc.line_text(line)) is not None
+        if names_harness[line]:
             continue
         column = columns.find(line, match.group(0))
         yield RULE.finding(f"'{match.group(0)}' assumes Claude Code's tool names", line, column)
