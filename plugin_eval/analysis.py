@@ -148,11 +148,6 @@ class Reference:
     status: RefStatus
 
 
-@dataclass(frozen=True, repr=False)
-class Exemption:
-    reason: str | None
-
-
 def estimate_tokens(text: str) -> int:
     """Rough token count (about four characters a token), used for budgets only."""
     return (len(text) + 3) // 4

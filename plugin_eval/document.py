@@ -30,8 +30,6 @@ from plugin_eval.yaml_input import LOADER as YAML_LOADER
 from plugin_eval.yaml_input import AliasError, check_aliases
 
 SKILL_FILE = "SKILL.md"
-# Folders the specification names; anything else in a skill folder is still listed.
-RESOURCE_DIRS = ("references", "assets", "scripts")
 MAX_SKILL_BYTES = 4 * 1024 * 1024
 
 # The fence python-frontmatter recognises (its YAMLHandler.FM_BOUNDARY). The package itself is
@@ -205,11 +203,6 @@ class SkillDocument:
 
     def line_text(self, line: int) -> str:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-
-
-def find_skill_file(folder: Path) -> Path | None:
-    candidate = folder / SKILL_FILE
-    return candidate if candidate.is_file() else None
 
 
 def parse_skill(folder: Path) -> SkillDocument:

@@ -74,8 +74,13 @@ def as_tool(line: str, name: str, at: int) -> bool:
     )
 
 
+def for_claude_code(doc: SkillDocument) -> bool:
+    """Whether the skill is written for Claude Code: its description names it."""
+    return CLAUDE_CODE.search(doc.description or "") is not None
+
+
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    if CLAUDE_CODE.search(doc.description or "") is not None:
+    if for_claude_code(doc):
         return
     seen: set[str] = set()
     # A name is judged once per line: the judgement reads the whole line (one line may hold

@@ -9,7 +9,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
-from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_CODE, CLAUDE_TOOLS
+from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_CODE, CLAUDE_TOOLS, for_claude_code
 from plugin_eval.textsearch import Columns, at_word_starts
 
 # Matched at word starts (see textsearch.at_word_starts): "the Read tool", not "bathe Read tool".
@@ -48,7 +48,7 @@ def matches(text: str) -> Iterator[re.Match[str]]:
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     # As PE402: a skill whose description names Claude Code is written for it, and a line
     # that names the harness states a fact about it; neither assumes every harness has the tool.
-    if CLAUDE_CODE.search(doc.description or "") is not None:
+    if for_claude_code(doc):
         return
     text = facts.prose_text
     columns = Columns(doc.line_text)
