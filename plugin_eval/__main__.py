@@ -52,7 +52,13 @@ def main() -> None:
     finally:
         gc.freeze()
         gc.enable()
-    run()
+    try:
+        run()
+    finally:
+        # The regexes this run compiled, kept for the next (see plugin_eval.regexes).
+        from plugin_eval import regexes
+
+        regexes.save()
 
 
 if __name__ == "__main__":

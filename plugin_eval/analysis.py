@@ -15,7 +15,7 @@ from itertools import accumulate
 from pathlib import Path
 from urllib.parse import unquote
 
-from plugin_eval import budgets
+from plugin_eval import budgets, regexes
 from plugin_eval.document import (
     SKILL_FILE,
     Heading,
@@ -29,27 +29,27 @@ from plugin_eval.triggering import TriggerAnalysis, analyse
 from plugin_eval.walk import read_file
 
 # A `references/…` path written in prose (not in code, not a link target).
-_PROSE_REF = re.compile(r"(?<![\w/.@:-])references/[\w][\w./-]*[\w]")
-_URLISH = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+")
+_PROSE_REF = regexes.compile(r"(?<![\w/.@:-])references/[\w][\w./-]*[\w]")
+_URLISH = regexes.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+")
 # Searched for with at_word_starts, which adds the leading \b and lets ``re`` skip to capitals.
-DIRECTIVE = re.compile(r"(?:MUST|NEVER|ALWAYS)\b")
+DIRECTIVE = regexes.compile(r"(?:MUST|NEVER|ALWAYS)\b")
 
 # A file name as written in text: a stem and an extension, with no path before it.
-_FILE_NAME = re.compile(r"(?<![\w/.-])[\w.-]+\.[A-Za-z0-9]{1,8}(?![\w/])")
+_FILE_NAME = regexes.compile(r"(?<![\w/.-])[\w.-]+\.[A-Za-z0-9]{1,8}(?![\w/])")
 _SEARCHED_ONE_BY_ONE = 64
 # Files that hold a skill's detail in words, and those of them that are Markdown.
 TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 _PACKAGE_FILES = frozenset({"README", "LICENSE", "LICENCE", "CHANGELOG", "NOTICE"})
 # Ways a body tells the model to search a folder, and a folder path as written ("docs/api/").
-_SEARCH = re.compile(
+_SEARCH = regexes.compile(
     r"\b(?:grep|rg|ripgrep|find|ls|glob|search(?:es|ing)?|look(?:s|ing)?\s+(?:it\s+)?up|"
     r"browse|index)\b",
     re.IGNORECASE,
 )
-_FOLDER_PATH = re.compile(r"(?<![\w/.-])(?:\./)?[\w.-]+(?:/[\w.-]+)*(?=/|\b)")
+_FOLDER_PATH = regexes.compile(r"(?<![\w/.-])(?:\./)?[\w.-]+(?:/[\w.-]+)*(?=/|\b)")
 # _SEARCH without its leading \b and its flag: lowercase words, for lowered text.
-_SEARCH_WORDS = re.compile(_SEARCH.pattern.removeprefix(r"\b"))
+_SEARCH_WORDS = regexes.compile(_SEARCH.pattern.removeprefix(r"\b"))
 
 
 def names_a_search(text: str) -> bool:
@@ -112,7 +112,8 @@ def lines_naming(raw: bytes, keys: Collection[bytes]) -> list[bytes]:
 def _lines_matching(raw: bytes, keys: Collection[bytes]) -> list[bytes]:
     """``lines_naming`` by the regex: each line a match starts in, up to the line feed after
     the match (one pass in C, each line taken once)."""
-    names = re.compile(b"|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)))
+    # Names read from the skill: never kept between runs (plugin_eval.regexes).
+    names = re.compile(b"|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)))  # noqa: TID251
     lines: list[bytes] = []
     end = 0
     for match in names.finditer(raw):
@@ -125,7 +126,7 @@ def _lines_matching(raw: bytes, keys: Collection[bytes]) -> list[bytes]:
     return lines
 
 
-_FILE_PATH = re.compile(r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,8}(?![\w/])")
+_FILE_PATH = regexes.compile(r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,8}(?![\w/])")
 
 
 class RefStatus(Enum):
@@ -487,7 +488,7 @@ _SKILL_NAME = (
     r"|\*\*(?P<bold>[a-z0-9][a-z0-9_-]*(?::[a-z0-9][a-z0-9_-]*)?)\*\*"
     r"|(?P<plain>[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9-]*|[a-z0-9]+(?:-[a-z0-9]+)+))"
 )
-DEPENDENCY = re.compile(
+DEPENDENCY = regexes.compile(
     r"(?i:\b(?:depends?\s+on|relies\s+on|requires?|needs?|use[sd]?|using|invoke[sd]?|load|"
     r"call|run|apply|follow|(?:hand|hands|handing)\s+(?:it\s+|this\s+|them\s+)?off\s+to|"
     r"defer\s+to|delegate\s+to|switch\s+to|continue\s+with)\s+(?:the\s+)?)"

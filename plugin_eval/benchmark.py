@@ -25,7 +25,7 @@ from pathlib import Path
 
 from markdown_it.token import Token
 
-from plugin_eval import __version__
+from plugin_eval import __version__, regexes
 from plugin_eval.judge import rubric as judged
 from plugin_eval.markdown_parser import (
     INLINE_SYNTAX,
@@ -234,7 +234,7 @@ def _cell(row: _Row, column: int | None) -> str:
     return _unemphasised(row.cells[column])
 
 
-_NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*%?")
+_NUMBER = regexes.compile(r"(\d+(?:\.\d+)?)\s*%?")
 
 
 def _percent(text: str) -> float | None:
@@ -332,12 +332,12 @@ def _dimension_table(section: _Section | None, problems: list[Problem]) -> list[
     return dims
 
 
-_DIMENSION_HEADING = re.compile(
+_DIMENSION_HEADING = regexes.compile(
     r"dimension(?:\s+\d+)?\s*[:：.\-]\s*(?P<name>.+?)\s*"
     r"(?:[(（]\s*(?P<weight>\d+(?:\.\d+)?)\s*%?\s*[)）])?",
     re.IGNORECASE,
 )
-_RANGE = re.compile(r"(\d+)\s*(?:-|–|—|~|to)\s*(\d+)")
+_RANGE = regexes.compile(r"(\d+)\s*(?:-|–|—|~|to)\s*(\d+)")
 
 
 def _rubric(
@@ -479,7 +479,7 @@ def _bands_of(name: str, table: _Table, problems: list[Problem]) -> None:
             )
 
 
-_PASS_SCORE = re.compile(r"pass_score\s*[:：=]\s*(\S+)", re.IGNORECASE)
+_PASS_SCORE = regexes.compile(r"pass_score\s*[:：=]\s*(\S+)", re.IGNORECASE)
 
 
 def _pass_score(section: _Section | None, problems: list[Problem]) -> float | None:

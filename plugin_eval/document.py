@@ -14,6 +14,7 @@ from urllib.parse import unquote
 import yaml
 from markdown_it.token import Token
 
+from plugin_eval import regexes
 from plugin_eval.markdown_parser import (
     INLINE_SYNTAX,
     MD,
@@ -35,7 +36,7 @@ MAX_SKILL_BYTES = 4 * 1024 * 1024
 # The fence python-frontmatter recognises (its YAMLHandler.FM_BOUNDARY). The package itself is
 # not used: it yields no line or column for a key, which PyYAML's composer does, and importing
 # it for this one pattern cost about 24 ms of every start.
-_FENCE_LINE = re.compile(r"^-{3,}\s*$", re.MULTILINE)
+_FENCE_LINE = regexes.compile(r"^-{3,}\s*$", re.MULTILINE)
 
 
 class Problem(Enum):
@@ -723,7 +724,7 @@ def _inside(path: Path, root: Path) -> bool:
     return True
 
 
-URL_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:|^//|^www\.")
+URL_RE = regexes.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:|^//|^www\.")
 
 
 def is_external(target: str) -> bool:

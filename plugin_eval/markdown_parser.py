@@ -20,7 +20,6 @@ Four savings, none of which changes a token or a view a rule reads:
 from __future__ import annotations
 
 import copy
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from itertools import accumulate, repeat
@@ -33,6 +32,8 @@ from markdown_it.ruler import Rule, Ruler
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+
+from plugin_eval import regexes
 
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 InlineRule = Callable[[StateInline, bool], bool]
@@ -51,7 +52,7 @@ _STARTS = {
 }
 # A table's second line is its delimiter row: |, - or : and then only those, spaces and tabs,
 # its second character not a space when the first is '-' (the table rule's own first test).
-_DELIMITER_ROW = re.compile(r"(?!-[ \t])[|:-][|:\t -]+")
+_DELIMITER_ROW = regexes.compile(r"(?!-[ \t])[|:-][|:\t -]+")
 _ROW_STARTS = frozenset("|:-")
 
 
@@ -83,10 +84,10 @@ def _code_guard(rule: BlockRule) -> BlockRule:
 
 # A thematic break: three or more of one marker and nothing else but spaces and tabs (the hr
 # rule's test); most `-` lines are list items, most `*` lines bold text.
-_THEMATIC_BREAK = re.compile(r"([*_-])[ \t]*\1[ \t]*\1(?:[ \t]|\1)*")
+_THEMATIC_BREAK = regexes.compile(r"([*_-])[ \t]*\1[ \t]*\1(?:[ \t]|\1)*")
 # A list item's marker: `*`, `+`, `-`, or one to nine digits and `.` or `)`, then a space, a
 # tab or the line's end (the list rule's skipBulletListMarker and skipOrderedListMarker).
-_LIST_MARKER = re.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?![^ \t])")
+_LIST_MARKER = regexes.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?![^ \t])")
 
 
 # The last character of a thematic break's line: a marker, a space or a tab.
@@ -120,7 +121,7 @@ def _list_guard(rule: BlockRule) -> BlockRule:
 
 
 # A setext underline: a run of one marker, then spaces and tabs only (the lheading rule's test).
-_UNDERLINE = re.compile(r"(?:-+|=+)[ \t]*")
+_UNDERLINE = regexes.compile(r"(?:-+|=+)[ \t]*")
 
 
 def _lheading_guard(rule: BlockRule) -> BlockRule:
@@ -450,7 +451,7 @@ def _columns(indent: str) -> int:
 
 # Without one of these, the active inline rules (text, newline, escape, backticks, link,
 # image, autolink, html_inline) find nothing but text and line breaks.
-INLINE_SYNTAX = re.compile(r"[\[`<\\]")
+INLINE_SYNTAX = regexes.compile(r"[\[`<\\]")
 
 
 def plain_text(content: str) -> str:
@@ -465,13 +466,13 @@ def plain_text(content: str) -> str:
     return _LINE_BREAK.sub("\n", content)
 
 
-_LINE_BREAK = re.compile(r" *\n[ \t]*")
+_LINE_BREAK = regexes.compile(r" *\n[ \t]*")
 
 
 # Inline text with backticks but none of these holds code spans, text and line breaks only.
-NOT_CODE_SPAN_ONLY = re.compile(r"[\[<\\]")
+NOT_CODE_SPAN_ONLY = regexes.compile(r"[\[<\\]")
 # What is left of NOT_CODE_SPAN_ONLY in text whose "[" opens no link (``brackets_inert``).
-NOT_CODE_SPAN_BUT_BRACKETS = re.compile(r"[<\\]")
+NOT_CODE_SPAN_BUT_BRACKETS = regexes.compile(r"[<\\]")
 
 
 def brackets_inert(content: str, env: Mapping[str, Any]) -> bool:
@@ -481,7 +482,7 @@ def brackets_inert(content: str, env: Mapping[str, Any]) -> bool:
     return "](" not in content and "references" not in env
 
 
-_BACKTICKS = re.compile(r"`+")
+_BACKTICKS = regexes.compile(r"`+")
 
 
 def code_spans(content: str) -> list[tuple[str, str]]:

@@ -11,17 +11,17 @@ or flag: an unknown one is reported (PE008), and so is a suppression that hides 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from plugin_eval import regexes
 from plugin_eval.document import SKILL_FILE, SkillDocument
 from plugin_eval.findings import Finding
 from plugin_eval.rules import BY_CODE, BY_FLAG, UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION
 from plugin_eval.textsearch import Columns
 
-DIRECTIVE = re.compile(r"plugin-eval:\s*ignore(?![\w-])\s*:?")
-CODE = re.compile(r"[\s,]*([A-Za-z0-9_]+)")
+DIRECTIVE = regexes.compile(r"plugin-eval:\s*ignore(?![\w-])\s*:?")
+CODE = regexes.compile(r"[\s,]*([A-Za-z0-9_]+)")
 
 
 @dataclass

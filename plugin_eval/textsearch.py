@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from plugin_eval import regexes
+
 
 def occurrences(
     text: str, literals: Iterable[str], pos: int = 0, endpos: int | None = None
@@ -133,7 +135,7 @@ def _anchored(chosen: list[tuple[str, int]]) -> tuple[re.Pattern[str], tuple[int
         before = f"(?<={re.escape(literal[: i + 1])})" if i else ""
         after = f"(?={re.escape(literal[i + 1 :])})" if i + 1 < len(literal) else ""
         branches.append(before + after + "()")
-    regex = re.compile(re.escape(char) + "(?:" + "|".join(branches) + ")")
+    regex = regexes.compile(re.escape(char) + "(?:" + "|".join(branches) + ")")
     return regex, (0, *(i for _, i in chosen))
 
 
@@ -237,7 +239,7 @@ class LazyRegex:
     @property
     def rx(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
+            self._compiled = regexes.compile(self.source, self.flags)
         return self._compiled
 
 
@@ -372,17 +374,17 @@ def _led(regex: re.Pattern[str]) -> re.Pattern[str]:
     if first is None:
         return regex
     chars = "".join(sorted(map(re.escape, first)))
-    return re.compile(f"(?=[{chars}])(?:{regex.pattern})", regex.flags)
+    return regexes.compile(f"(?=[{chars}])(?:{regex.pattern})", regex.flags)
 
 
-_WORD_START = re.compile(r"\b\w")
+_WORD_START = regexes.compile(r"\b\w")
 
 
 def _word_openings(regex: re.Pattern[str]) -> re.Pattern[str]:
     first = _first_of(regex)
     if first is None or not all(map(_word, first)):
         return _WORD_START
-    return re.compile(r"\b[" + "".join(sorted(map(re.escape, first))) + "]")
+    return regexes.compile(r"\b[" + "".join(sorted(map(re.escape, first))) + "]")
 
 
 _NEEDED: _Store[tuple[str, ...]] = {}
@@ -437,7 +439,7 @@ class Lowered:
     def regex(self) -> re.Pattern[str]:
         """The regex itself, case-insensitive."""
         if self._regex is None:
-            self._regex = re.compile(self.source, self.flags)
+            self._regex = regexes.compile(self.source, self.flags)
         return self._regex
 
     @property
@@ -451,7 +453,7 @@ class Lowered:
             literals = None if starts is None else _fewest(starts[0], str.startswith)
             lines = starts is not None and starts[1]
             self._plan = (
-                re.compile(self.source, self.flags & ~re.IGNORECASE),
+                regexes.compile(self.source, self.flags & ~re.IGNORECASE),
                 literals,
                 lines,
                 ()

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 
+from plugin_eval import regexes
 from plugin_eval.budgets import LISTING_CHARS
 from plugin_eval.textsearch import LazyRegex, at_word_starts
 
@@ -87,7 +88,7 @@ class Caseless:
     __slots__ = ("cased", "caseless", "word_start")
 
     def __init__(self, source: str, flags: int = 0, *, word_start: bool = False) -> None:
-        self.cased = re.compile(source, flags)
+        self.cased = regexes.compile(source, flags)
         self.caseless = LazyRegex(r"\b" + source if word_start else source, flags | re.I)
         self.word_start = word_start
 
@@ -108,7 +109,7 @@ class Caseless:
 
 TRIGGER = Caseless(_joined(TRIGGER_PATTERNS))
 _PROACTIVE = Caseless(r"(?:proactively|automatically)\b", word_start=True)
-PROACTIVE = re.compile(r"\b" + _PROACTIVE.cased.pattern, re.IGNORECASE)
+PROACTIVE = regexes.compile(r"\b" + _PROACTIVE.cased.pattern, re.IGNORECASE)
 # Saying when not to use it; a description says so when either pattern matches. (The
 # English words begin at a word start, the Chinese ones anywhere: apart, the first are
 # searched at word starts.)
@@ -157,7 +158,7 @@ _QUANTIFIER = Caseless(r"(?:any|all|every|anything|everything|whatever)\b", word
 # characters ([\w+#./-]) for one of those; the only ones it may pass are [a-z_-], so it
 # reads those possessively and tests the character after them once, not again after
 # giving back each (the same as "(?=[\w+#./-]*(?:…))", in about half the time).
-_TERM = re.compile(
+_TERM = regexes.compile(
     r"(?<![\w`])(?=[a-z_-]*+(?:[A-Z0-9/.+#]|[^\x00-\x7f]))"
     r"(?:[A-Za-z0-9][\w+#.-]*(?:/[\w+#.-]+)*)(?![\w`])|`[^`\n]{1,60}`"
 )
@@ -168,11 +169,11 @@ _TERM = re.compile(
 # alternatives then read back over that character ('.' in a look-behind is that character).
 # The same as r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]",
 # which tries its four look-behinds at every position of the text.
-_SENTENCE_END = re.compile(
+_SENTENCE_END = regexes.compile(
     r"[.!?。!?\n](?:(?<=[.!?。!?])(?<!\be\.g.)(?<!\bi\.e.)(?<!\betc.)(?<!\b[A-Z].)(?=\s|$)"
     r"|(?<=\n)\s*\n|(?<=[。!?]))"
 )
-_PAREN = re.compile(r"\([^()]*\)|（[^（）]*）")
+_PAREN = regexes.compile(r"\([^()]*\)|（[^（）]*）")
 # Where a clause splits into contexts: at ';', ',' or '、' with the white space around it, at
 # "or" (or "and", "plus" … before "when", "for" … or a gerund) between white space, and at
 # 和/或/及/以及 after a CJK character. The same as
@@ -184,20 +185,22 @@ _PAREN = re.compile(r"\([^()]*\)|（[^（）]*）")
 # range is written once: each copy costs ~0.7 ms of every start to compile.
 # Case is ignored in the English part only: CJK has no case, and folding the case of the
 # CJK range would cost ~1.5 ms of every start to compile.
-_SPLIT = re.compile(
+_SPLIT = regexes.compile(
     r"[\s;;,,、和或及以](?:(?<=\s)\s*[;;,,、]\s*|(?<=[;;,,、])\s*"
     r"|(?i:(?<=\s)\s*(?:or|and|and/or|as\s+well\s+as|plus)\s+(?=(?:when(?:ever)?|for|if|"
     r"while|during|to|before|after|you)\b|\w+ing\b)|(?<=\s)\s*or\s+)"
     r"|(?<=[\u4e00-\u9fff][和或及以])(?:(?<!以)|及))"
 )
-_LEAD = re.compile(
+_LEAD = regexes.compile(
     r"^(?:(?:or|and|also|when(?:ever)?|for|to|if|while|during|before|after|on|in|"
     r"the\s+user|a\s+user|users?|you|someone|they|asked\s+to|asks?\s+(?:to|for|about)|"
     r"wants?\s+to|needs?\s+to|need\s+to|is|are|mentions?|requests?|says?|e\.g\.|such\s+as|"
     r"like|including|either|any|the|a|an|with|about|is\s+asked\s+to)\b[\s:,]*)+",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#'.-]*[A-Za-z0-9+#]|[A-Za-z]|[\u3040-\u30ff\u4e00-\u9fff]+")
+_WORD = regexes.compile(
+    r"[A-Za-z][A-Za-z0-9+#'.-]*[A-Za-z0-9+#]|[A-Za-z]|[\u3040-\u30ff\u4e00-\u9fff]+"
+)
 
 STOPWORDS = frozenset(
     """

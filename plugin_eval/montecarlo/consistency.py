@@ -8,11 +8,12 @@ dataset-score`` reads the seed's input without them.
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Sequence
 from itertools import combinations
 
-_TAG = re.compile(r"<[^>]*>")
+from plugin_eval import regexes
+
+_TAG = regexes.compile(r"<[^>]*>")
 
 
 def normalise(text: str) -> str:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SKILL_FILE, SkillDocument, parse_skill
 from plugin_eval.montecarlo.backends.base import NONE_TOOL
@@ -23,7 +23,7 @@ from plugin_eval.montecarlo.lexical import Index
 
 MAX_DISTRACTORS = 20
 MAX_SCANNED = 5000
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+_UNSAFE = regexes.compile(r"[^A-Za-z0-9_-]+")
 
 
 @dataclass(frozen=True, repr=False)

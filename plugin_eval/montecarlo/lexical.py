@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from plugin_eval import regexes
 from plugin_eval.triggering import STOPWORDS, words_of
 
 # Words a request or a skill listing uses without saying what the task is.
@@ -21,7 +22,7 @@ K1 = 1.5
 B = 0.75
 # "Not for Excel workbooks", "do not use it for …": a boundary, which a reader (and a
 # model) takes as a reason not to pick the skill.
-NOT_FOR = re.compile(
+NOT_FOR = regexes.compile(
     r"\b(?:not\s+for|do\s+not\s+use\s+(?:it\s+|this\s+)?(?:for|when|on)|"
     r"don't\s+use\s+(?:it\s+|this\s+)?(?:for|when|on))\s+([^.;]+)",
     re.IGNORECASE,

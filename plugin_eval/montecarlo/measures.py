@@ -12,13 +12,12 @@ Keywords are found with case and spacing ignored; a case from an eval file that 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from plugin_eval import json_input
+from plugin_eval import json_input, regexes
 from plugin_eval.montecarlo import stats
 from plugin_eval.montecarlo.backends.base import NONE_TOOL
 from plugin_eval.montecarlo.consistency import consistency_score as consistency_score
@@ -42,7 +41,7 @@ from plugin_eval.montecarlo.structured import StructuredScore, score_reply, sour
 
 _E = TypeVar("_E")
 _G = TypeVar("_G")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
+_LIST_ITEM = regexes.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
 # Seed 004's threshold: a generated item matches an expected one at 30 % of its keywords.
 MATCH_THRESHOLD = 0.3
 # Seed 004's pair score: front and back keyword similarity weigh half each; when the expected

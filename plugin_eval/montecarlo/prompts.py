@@ -32,7 +32,7 @@ from typing import Any, TypeGuard
 
 import yaml
 
-from plugin_eval import json_input, yaml_input
+from plugin_eval import json_input, regexes, yaml_input
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.montecarlo.backends.base import Tool
@@ -48,16 +48,18 @@ PROMPT_KEYS = ("prompt", "query", "text")
 STRICT_SEED = "strict-seed"
 
 # Headings that name a part of the document, not something the skill does.
-STRUCTURAL = re.compile(
+STRUCTURAL = regexes.compile(
     r"^(?:input|inputs|output|outputs|returns?|steps?|examples?|example \w+|usage|overview|"
     r"notes?|see also|related|references?|edge cases.*|troubleshooting|pitfalls|faq|"
     r"when to use|when not to use|use cases?|workflow|instructions|quick start|"
     r"prerequisites|requirements|summary|introduction|contents|table of contents)$",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|[。!?]")
-_CLAUSE = re.compile(r"\s*[,;,;、]\s*(?:or\s+|and\s+)?|\s+or\s+(?=\w+ing\b)")
-WHEN_HEADING = re.compile(r"\bwhen\s+to\s+use\b|\buse\s+(?:it\s+)?when\b|\buse\s+cases?\b", re.I)
+_SENTENCE = regexes.compile(r"(?<=[.!?])\s+|[。!?]")
+_CLAUSE = regexes.compile(r"\s*[,;,;、]\s*(?:or\s+|and\s+)?|\s+or\s+(?=\w+ing\b)")
+WHEN_HEADING = regexes.compile(
+    r"\bwhen\s+to\s+use\b|\buse\s+(?:it\s+)?when\b|\buse\s+cases?\b", re.I
+)
 # Requests no development skill should take, for a skill with no neighbours.
 OFF_TOPIC = (
     "Write a short poem about autumn leaves",
@@ -484,7 +486,7 @@ def seeds_of(doc: SkillDocument) -> list[Seed]:
     return _distinct(out)
 
 
-_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_MARKER = regexes.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
 def _source_text(doc: SkillDocument, line: int, last: int) -> str:

@@ -46,7 +46,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from plugin_eval import json_input
+from plugin_eval import json_input, regexes
 from plugin_eval.montecarlo.consistency import normalise
 
 TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
@@ -59,13 +59,13 @@ NOT_JSON = "not JSON"
 NOT_OBJECT = "JSON, but not an object"
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21}
 
-_WORD = re.compile(r"\w+")
+_WORD = regexes.compile(r"\w+")
 _TIME = r"(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?)?"
-_ISO = re.compile(r"\d{4}-\d{2}-\d{2}" + _TIME)
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"'`]+")
+_ISO = regexes.compile(r"\d{4}-\d{2}-\d{2}" + _TIME)
+_URL = regexes.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"'`]+")
 # A date or URL named in a text: dates not inside a longer number, URLs without the
 # punctuation that ends the sentence around them.
-_ISO_IN_TEXT = re.compile(r"(?<![\d-])\d{4}-\d{2}-\d{2}" + _TIME + r"(?![\d:])")
+_ISO_IN_TEXT = regexes.compile(r"(?<![\d-])\d{4}-\d{2}-\d{2}" + _TIME + r"(?![\d:])")
 _URL_TRAILER = ".,;:!?)]}"
 Kind = Literal["exact", "partial", "inconsistent"]
 

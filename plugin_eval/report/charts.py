@@ -17,13 +17,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from plugin_eval import regexes
 from plugin_eval.report.neutral import html_text, visible
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
 # Noncharacters, which an HTML document may not hold (a parse error): shown as escapes.
-_NONCHARACTER = re.compile(
+_NONCHARACTER = regexes.compile(
     "[\ufdd0-\ufdef"
     + "".join(chr(p << 16 | 0xFFFE) + chr(p << 16 | 0xFFFF) for p in range(17))
     + "]"
@@ -51,8 +52,8 @@ _ATTRIBUTES = frozenset(
 # page's); and the classes only its script reads.
 _DROPPED_GROUPS = frozenset({"tooltip-overlay", "tooltip", "background"})
 _SCRIPT_CLASSES = frozenset({"reactive", "tooltip-trigger", "activate-serie"})
-_CLASS = re.compile(r"[A-Za-z0-9_-]+")
-_NUMBER = re.compile(r"-?\d+\.\d{2,}")
+_CLASS = regexes.compile(r"[A-Za-z0-9_-]+")
+_NUMBER = regexes.compile(r"-?\d+\.\d{2,}")
 LABEL_CHARS = 60  # a name longer than this is cut in a chart (the page shows it whole)
 # Drawing units across; the page shows a chart at most this wide in CSS pixels (and, on a
 # narrow screen, at least 480 of them, scrolling sideways), so its 12-unit text stays legible.

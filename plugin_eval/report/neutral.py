@@ -21,12 +21,13 @@ import re
 from collections.abc import Iterator
 from typing import Literal
 
+from plugin_eval import regexes
 from plugin_eval.textsearch import LazyRegex
 
 # C0 but the tab, DEL and C1; the Unicode bidi marks, embeddings, overrides and isolates; the
 # line and paragraph separators; lone surrogates (undecodable bytes of a file name); and
 # "##[", which the Actions runner reads as a command anywhere in a line.
-_HIDDEN = re.compile(
+_HIDDEN = regexes.compile(
     "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
     "\ud800-\udfff]|##\\["
 )
@@ -53,7 +54,7 @@ def terminal(text: str) -> str:
     return escape(visible(text))
 
 
-_COMMAND_LINE = re.compile(r"^([ \t]*):(?=:)", re.MULTILINE)
+_COMMAND_LINE = regexes.compile(r"^([ \t]*):(?=:)", re.MULTILINE)
 
 
 def command_free(output: str) -> str:
@@ -96,7 +97,7 @@ _MARKDOWN_TEXT_AS = {"<": "&lt;", "&": "&amp;", "@": "`@`"}
 # At the start of a line (a list item's text) these open a block: heading, quote, list,
 # thematic break, setext underline; an ordered list marker is a number then '.' or ')'.
 _BLOCK_OPENER = LazyRegex(r"[#>+\-*=_~]|(\d{1,9})([.)])")
-_BACKTICKS = re.compile(r"`+")
+_BACKTICKS = regexes.compile(r"`+")
 
 
 def _text_escape(match: re.Match[str]) -> str:

@@ -21,6 +21,7 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from plugin_eval import regexes
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.model import Batch, FindingOut, PluginReport, Report, SummaryRow
@@ -129,7 +130,7 @@ _DIMENSION_COLUMNS = ("dimension", "weight", "score", "grade", "rubric")
 _RIGHT = frozenset({1, 2})
 # A cell that Rich shows as written, one cell per character: printable ASCII without blanks
 # (Rich wraps at them), '[' (markup) or '\\' (its escape); or the dash of an unmeasured score.
-_PLAIN_CELL = re.compile(r"[!-Z\]-~]*|—")
+_PLAIN_CELL = regexes.compile(r"[!-Z\]-~]*|—")
 
 
 def _dimension_table(console: Console, rows: list[tuple[tuple[str, str], ...]]) -> None:
@@ -507,7 +508,7 @@ def console_for(options: RenderOptions) -> tuple[Console, io.StringIO]:
 
 
 # Blanks at the end of a line, before the codes that end its styles when there is colour.
-_LINE_END = re.compile(r" +((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
+_LINE_END = regexes.compile(r" +((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
 
 
 def _finished(buffer: io.StringIO) -> str:

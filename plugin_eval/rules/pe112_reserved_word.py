@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
 
-RESERVED = re.compile(r"anthropic|claude", re.IGNORECASE)
+RESERVED = regexes.compile(r"anthropic|claude", re.IGNORECASE)
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
@@ -13,11 +13,11 @@ from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_loca
 from plugin_eval.textsearch import led, needed
 
 # Quoted text is what a user might say ("help me pick"), not the description's own voice.
-QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|(?<!\w)\'[^\'\n]*\'(?!\w)|`[^`\n]*`')
+QUOTED = regexes.compile(r'"[^"\n]*"|“[^”\n]*”|(?<!\w)\'[^\'\n]*\'(?!\w)|`[^`\n]*`')
 # The description's own voice in the first person: I (as a subject: followed by a verb, not
 # "Type I errors" or "I/O"), me, my, mine, we, our, us. Matched case-sensitively, so "US"
 # (the country) and "IT" are not pronouns; a capital starts a sentence only.
-FIRST_PERSON = re.compile(
+FIRST_PERSON = regexes.compile(
     r"(?<![\w/])(?<![A-Z][a-z] )(?<![A-Z][a-z][a-z] )(?<![A-Z][a-z]{3} )(?<![A-Z][a-z]{4} )"
     r"I(?:'m|'ll|'ve|'d| (?:am|can|will|help|have|do|need|want|would|should|could|may|might|"
     r"write|build|create|generate|review|turn|make|handle|analy[sz]e|format|convert|draft|"
@@ -27,7 +27,7 @@ FIRST_PERSON = re.compile(
 # The reader addressed in the second person about using the skill: "You can …", "Your …",
 # "helps you", "you should use this skill when". A condition about the user's situation
 # inside a trigger ("Use when you need to export tables") is the usual idiom and passes.
-SECOND_PERSON = re.compile(
+SECOND_PERSON = regexes.compile(
     r"(?<![\w'])(?:[Yy]ou (?:can|should|could|will|may|might|must)\b|[Yy]our\b|[Yy]ou'll\b"
     r"|(?i:helps?|lets?|allows?|enables?|gives?|shows?|teaches?|guides?|for) you\b)"
 )

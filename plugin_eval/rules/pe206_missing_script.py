@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
@@ -24,11 +24,11 @@ SCRIPT = "import sys\n\nprint(sys.argv[1])\n"
 # (${CLAUDE_SKILL_DIR}/, {baseDir}/): the way a body tells the model to run a script.
 # `./scripts/` is relative to the working directory, which is the user's project.
 SKILL_DIR = r"(?:\$\{?CLAUDE_SKILL_DIR\}?/|\{baseDir\}/|<skill[-_ ]?dir>/)"
-SCRIPT_PATH = re.compile(
+SCRIPT_PATH = regexes.compile(
     r"(?<![\w/.$-])(?P<prefix>" + SKILL_DIR + r")?(?P<path>scripts/[\w.-]+(?:/[\w.-]+)*)"
 )
 
-COMMAND = re.compile(
+COMMAND = regexes.compile(
     r"\s*(?:" + SKILL_DIR + r"|(?:python3?|uv\s+run|bash|sh|zsh|node|deno\s+run|bun|ruby|perl|"
     r"Rscript|pwsh|tsx|npx\s+tsx)\s)"
 )

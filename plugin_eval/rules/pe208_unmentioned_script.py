@@ -6,7 +6,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-from plugin_eval import budgets
+from plugin_eval import budgets, regexes
 from plugin_eval.analysis import Facts, written
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
@@ -16,7 +16,7 @@ from plugin_eval.walk import read_file
 
 SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".r", ".ps1")
 # `_private.py`, `__init__.py`, `test_x.py`, `x_test.py`, `x.test.js`, `x.spec.ts`.
-_TEST = re.compile(r"/(?:_|test_)|[_.](?:test|spec)\.[a-z0-9]+$", re.IGNORECASE)
+_TEST = regexes.compile(r"/(?:_|test_)|[_.](?:test|spec)\.[a-z0-9]+$", re.IGNORECASE)
 HEAD = (
     "---\nname: example-skill\ndescription: Validates CSV exports. Use when checking column "
     "names, finding blank rows, or comparing two exports.\n---\n\n# Example skill\n\n"

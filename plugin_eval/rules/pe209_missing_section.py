@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
@@ -24,7 +25,7 @@ BODY = HEAD + (
 # Pointers written in prose, on the raw line so that bold and quotes delimit the name:
 # "see **Common Tasks** below", "as described in the Configuration section", "see the
 # 'Setup' section", and a same-file link to an anchor, "[the rules](#locking-rules)".
-POINTERS = re.compile(
+POINTERS = regexes.compile(
     r"\b(?i:see|in|under|check|follow|per|from)\s+(?:the\s+)?\*\*(?P<bold>[^*\n]{3,60})\*\*"
     r"(?:\s+section)?\s+(?:below|above)\b"
     r"|\b(?i:in|see|under|check|follow|per|from)\s+the\s+(?:\*\*|[\"“'`])"

@@ -25,6 +25,7 @@ from enum import Enum
 from functools import cached_property
 from typing import Any
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
@@ -140,8 +141,8 @@ _ABOUT_SELF = LazyRegex(rf"{SELF}|{RATING_OF_IT.source}|\b{_TOP}|{_PERFECT}")
 # match can start (S bounds each gap): the patterns are tried only there (see ``near``). A
 # rating holds 'skill' or 'plugin' after 'this', 'our' or 'my' (or 'skill.md').
 _SELF_NOUNS = ("skill", "plugin")
-_SELF_BEFORE = re.compile(rf"\b(?:this|our|my){S}(?:(?:agent|claude|ai){S})?\Z")
-_TO_SELF = re.compile(rf"\b(?:to|for){S}(?:(?:this|our|my){S}(?:(?:agent|claude|ai){S})?)?\Z")
+_SELF_BEFORE = regexes.compile(rf"\b(?:this|our|my){S}(?:(?:agent|claude|ai){S})?\Z")
+_TO_SELF = regexes.compile(rf"\b(?:to|for){S}(?:(?:this|our|my){S}(?:(?:agent|claude|ai){S})?)?\Z")
 _ADDRESS_WORDS = (
     "being",
     "evaluator",
@@ -179,24 +180,26 @@ class Kind(Enum):
 # --- where a match stands: at a sentence's start, in a quotation, in code --------------------
 # What may stand between a sentence's start and its first word: markup, quote marks, brackets.
 _JUNK = frozenset(" \t\n*_~>#+-\"'“”‘’`([{")
-_MARKER_LINE = re.compile(r"[ \t]*(?:[-*+>#|]|\d+[.)])")
+_MARKER_LINE = regexes.compile(r"[ \t]*(?:[-*+>#|]|\d+[.)])")
 # Words an instruction may open with before its verb: "please", "now", "you must".
-_LEADS = re.compile(
+_LEADS = regexes.compile(
     r"(?:\b(?:please|kindly|now|just|simply|first|instead|immediately|hereby|completely|"
     r"entirely|fully|always)|\byou(?:['’]re|\s+are)?\s+(?:must|should|shall|will|need\s+to|"
     r"have\s+to|are\s+to|(?:now\s+)?(?:required|instructed|asked|told|expected|permitted|"
     r"allowed|free)\s+to))\Z"
 )
-_JOINED = re.compile(r"\b(?:and|then|or|so|but|also)\Z")
-_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl)\.\Z")
+_JOINED = regexes.compile(r"\b(?:and|then|or|so|but|also)\Z")
+_ABBREVIATION = regexes.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl)\.\Z")
 # "Never, under any circumstances, ignore …": a negation before the comma governs the verb.
-_NEGATED = re.compile(r"(?:\b(?:not|never|cannot)|n['’]t|\bno\s+longer)\s*,[^,.!?;:\n]{0,60},\Z")
+_NEGATED = regexes.compile(
+    r"(?:\b(?:not|never|cannot)|n['’]t|\bno\s+longer)\s*,[^,.!?;:\n]{0,60},\Z"
+)
 # The furthest a sentence's start is looked for before a match.
 _REACH = 240
-QUOTED = re.compile(r'"[^"]*"|“[^”]*”|(?<![\w\'’])\'[^\'\n]*\'(?!\w)|‘[^’\n]*’|(`+)[^`]+?\1')
+QUOTED = regexes.compile(r'"[^"]*"|“[^”]*”|(?<![\w\'’])\'[^\'\n]*\'(?!\w)|‘[^’\n]*’|(`+)[^`]+?\1')
 # A sentence ends at a full stop (not of an abbreviation) and where a list item starts.
-_SENTENCE_END = re.compile(r"(?<![.]\w)[.!?](?=\s|$)|\n(?=[ \t]*(?:[-*+>#]|\d+[.)])[ \t])")
-_LETTER = re.compile(r"[^\W\d_]")
+_SENTENCE_END = regexes.compile(r"(?<![.]\w)[.!?](?=\s|$)|\n(?=[ \t]*(?:[-*+>#]|\d+[.)])[ \t])")
+_LETTER = regexes.compile(r"[^\W\d_]")
 
 
 def starts_sentence(text: str, lo: int, at: int) -> bool:
@@ -458,7 +461,7 @@ def searched(text: str) -> str:
 
 
 # --- the texts of one SKILL.md ---------------------------------------------------------------
-_BLANK = re.compile(r"\n[ \t]*\n")
+_BLANK = regexes.compile(r"\n[ \t]*\n")
 _MAX_DEPTH = 32
 
 
@@ -635,7 +638,8 @@ def _find_words(region: str, words: str, start: int) -> int | None:
     if not tokens:
         return None
     pattern = r"(?<!\w)" + r"\W+".join(re.escape(t) for t in tokens)
-    match = re.compile(pattern, re.IGNORECASE).search(region, start)
+    # Words of the skill: never kept between runs (plugin_eval.regexes).
+    match = re.compile(pattern, re.IGNORECASE).search(region, start)  # noqa: TID251
     return match.start() if match else None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
@@ -40,19 +41,19 @@ CLAUDE_TOOLS = frozenset(
 # Claude Code; a line that names it ("In Claude Code: use the `Skill` tool", a table row per
 # harness, "Claude Code runs `Bash`, `Edit` …") states a fact about that harness. Neither assumes
 # that every harness has the tool.
-CLAUDE_CODE = re.compile(r"\bclaude[ -]code\b", re.IGNORECASE)
+CLAUDE_CODE = regexes.compile(r"\bclaude[ -]code\b", re.IGNORECASE)
 # A tool's name that is one capitalised word ("Task", "Read", "Bash") is also an ordinary word or
 # another library's name ("`Task`" in a table of async runtimes). It is the harness's tool only
 # where its line says "tool", names a second tool in code, or tells the model to use it: "use
 # `Read`", or the name as the verb opening a sentence, list item or cell ("`Grep` the logs").
-ONE_WORD = re.compile(r"[A-Z][a-z]*|[A-Z]+")
-_TOOL_WORD = re.compile(r"\btools?\b", re.IGNORECASE)
-_USE_BEFORE = re.compile(
+ONE_WORD = regexes.compile(r"[A-Z][a-z]*|[A-Z]+")
+_TOOL_WORD = regexes.compile(r"\btools?\b", re.IGNORECASE)
+_USE_BEFORE = regexes.compile(
     r"\b(?:use|using|call|calls|run|runs|invoke|with|via)\s+(?:the\s+)?$", re.IGNORECASE
 )
-_OPENS = re.compile(r"(?:^|[|.!?:])[\s>*+-]*(?:\d+[.)]\s*)?$")
-_THEN_WORD = re.compile(r"[ \t]+[a-z]")
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_OPENS = regexes.compile(r"(?:^|[|.!?:])[\s>*+-]*(?:\d+[.)]\s*)?$")
+_THEN_WORD = regexes.compile(r"[ \t]+[a-z]")
+_CODE_SPAN = regexes.compile(r"`([^`\n]+)`")
 
 
 def as_tool(line: str, name: str, at: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
@@ -17,7 +18,7 @@ from plugin_eval.textsearch import Columns, at_word_starts
 # page", "run Bash". The tool's name is matched with its capital (a verb "read" is not the
 # Read tool), and not before a hyphen ("Read-only").
 _NAMES = "|".join(sorted(CLAUDE_TOOLS))
-TOOL_PROSE = re.compile(
+TOOL_PROSE = regexes.compile(
     r"(?:(?:the|use|using|call|with)\s+(?:" + _NAMES + r")\s+tool\b"
     r"|(?:[Uu]se|[Uu]sing|[Cc]all|[Rr]un|[Ii]nvoke)[ \t]+(?:the[ \t]+)?(?:" + _NAMES + r")\b"
     r"(?![\w-]|\s+tool\b))"
@@ -26,7 +27,7 @@ TOOL_PROSE = re.compile(
 
 # A tool's name as a word: where every match of TOOL_PROSE has one. Searched for with
 # at_word_starts, without a leading \b, so that ``re`` skips to the names' capitals.
-_NAME = re.compile(r"(?:" + _NAMES + r")\b")
+_NAME = regexes.compile(r"(?:" + _NAMES + r")\b")
 # How far before a name its phrase can start ("using the ") and after it end (" tool").
 _BEFORE, _AFTER = 16, 16
 

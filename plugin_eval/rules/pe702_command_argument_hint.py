@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_COMMAND, good_plugin
 
-ARGUMENT = re.compile(r"\$ARGUMENTS\b|\$[1-9]\b")
+ARGUMENT = regexes.compile(r"\$ARGUMENTS\b|\$[1-9]\b")
 
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:

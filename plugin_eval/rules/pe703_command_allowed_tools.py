@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
 from plugin_eval.rules import sources
@@ -12,7 +12,7 @@ from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_COMMAND, good_plugin
 
 # "!`git status`" runs before the prompt is sent (Claude Code's bash pre-execution).
-SHELL_LINE = re.compile(r"!`[^`]+`")
+SHELL_LINE = regexes.compile(r"!`[^`]+`")
 
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from plugin_eval import regexes
 
 GOOD_MANIFEST = (
     '{\n  "name": "csv-tools",\n  "version": "1.2.0",\n'
@@ -36,8 +36,8 @@ def good_plugin(**replace: str) -> dict[str, str | bytes]:
     return files
 
 
-KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-SEMVER = re.compile(
+KEBAB = regexes.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SEMVER = regexes.compile(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
     r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$"
 )

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate, islice
 
-from plugin_eval import budgets
+from plugin_eval import budgets, regexes
 from plugin_eval.analysis import CASE_TRAPS, Facts, RefStatus
 from plugin_eval.document import CodeBlock, Heading, Problem, SkillDocument
 from plugin_eval.evidence import Evidence, SubScore, total
@@ -99,7 +99,7 @@ DELEGABLE = (
 SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...] | None], ...] = (
     (
         "orchestration",
-        re.compile(
+        regexes.compile(
             # Coordinating, dispatching, delegating or supervising is orchestration only with
             # something to hand work to ("dispatch tasks to workers"); "genomic coordinates",
             # "vtable dispatch" and "delegate authentication" name no such thing.
@@ -124,7 +124,7 @@ SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...] | No
     ),
     (
         "calls other",
-        re.compile(
+        regexes.compile(
             # "use the X skill" calls another; "use this skill" names itself, not a delegate.
             r"(?:call|invoke|run|use|trigger|launch)\s+(?:the\s+)?"
             r"(?!(?:this|that|these|the|a|an|our|my|your|its)\s)[\w-]+\s+(?:skill|agent)s?\b"
@@ -134,7 +134,7 @@ SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...] | No
     ),
     (
         "agent loop",
-        re.compile(
+        regexes.compile(
             r"(?:loop|repeat|iterate|keep\s+going)\s+until\b|decide\s+(?:which|what|whether)\b|"
             r"you\s+will\s+first\s+assess\b"
         ),
@@ -166,7 +166,7 @@ INPUT_HEADING = _io_heading(_INPUT_WORDS, "you (?:need|provide)", "输入|参数
 OUTPUT_HEADING = _io_heading(_OUTPUT_WORDS, "(?:it|you) (?:returns?|get)", "输出|返回")
 # An input or output stated in prose: what it returns or produces, or what it takes as input
 # ("takes a brief tangent" states no input).
-IO_PROSE = re.compile(
+IO_PROSE = regexes.compile(
     r"\b(?:returns?|outputs?|produces?|emits?|responds? with)\s+(?:a|an|the|one|json|yaml|"
     r"markdown|table|list)\b|\b(?:takes?|accepts?|expects?|receives?)\s+[^.\n]{0,40}?\bas\s+"
     r"(?:its\s+)?input\b|\binput:|\boutput:"
@@ -177,7 +177,7 @@ IO_PROSE_STARTS = (
     *("receive", "input"),
 )
 # A paragraph line that labels the contract in bold: "**Input:** …", "**Output format:** …".
-_LABEL_LINE = re.compile(
+_LABEL_LINE = regexes.compile(
     rf"^\s*\*\*(?:(?P<input>{_INPUT_WORDS})|(?P<output>{_OUTPUT_WORDS}))\s*:?\*\*",
     re.IGNORECASE,
 )
@@ -200,18 +200,20 @@ STRUCTURED_LANGS = frozenset(
     }
 )
 # A typed field in a list or table row: "- `name` (string): …", "| count | int |".
-FIELD_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)?\s*[`*]*[\w.\[\]-]+[`*]*\s*(?:\(|:|—|–| - |\|)")
+FIELD_ITEM = regexes.compile(
+    r"^\s*(?:[-*+]|\d+[.)]|\|)?\s*[`*]*[\w.\[\]-]+[`*]*\s*(?:\(|:|—|–| - |\|)"
+)
 
 
 # A labelled placeholder line of a reply template: "Position: [one sentence]", "- **Risk**:
 # <what could fail>", "Confidence: {High|Medium|Low}".
-_PLACEHOLDER_LINE = re.compile(r"^\s*[-*#>]*\s*\**[\w][\w ()/'-]{0,40}\**\s*:\s*[\[<{]", re.M)
+_PLACEHOLDER_LINE = regexes.compile(r"^\s*[-*#>]*\s*\**[\w][\w ()/'-]{0,40}\**\s*:\s*[\[<{]", re.M)
 # How each match of _PLACEHOLDER_LINE ends; such ends never overlap, so a block holds as many
 # of them as it holds matches at least. ``re`` skips to each colon, where the ^ of the line
 # regex is tried at every position of the block.
-_PLACEHOLDER_END = re.compile(r":\s*[\[<{]")
+_PLACEHOLDER_END = regexes.compile(r":\s*[\[<{]")
 # The prose right before a block that says the block is the reply's shape.
-_TEMPLATE_INTRO = re.compile(
+_TEMPLATE_INTRO = regexes.compile(
     r"\b(?:format|template|contract|deliver\w*|respond\w*|repl(?:y|ies)|output\w*|"
     r"report\w*|return\w*|produce\w*|structure\w*)\b",
     re.IGNORECASE,

@@ -13,11 +13,11 @@ redacted only whole.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from plugin_eval import regexes
 from plugin_eval.montecarlo.backends.base import Backend, Call, CallFailed, Reply, short
 
 # Eight characters of a random key are 40+ bits of it, and no ordinary word is eight
@@ -25,7 +25,7 @@ from plugin_eval.montecarlo.backends.base import Backend, Call, CallFailed, Repl
 MIN_FRAGMENT = 8
 MARK = "***"
 
-_SEPARATOR = re.compile(r"(?:\s|\\[nrt])+")
+_SEPARATOR = regexes.compile(r"(?:\s|\\[nrt])+")
 # Used, three times over, instead of "*" when the key holds a "*": a mark made of the key's
 # own characters could complete a fragment with its neighbours.
 _SPARE_MARKS = "*#~%" + "".join(map(chr, range(0x2500, 0x2580)))
