@@ -13,8 +13,9 @@ Four savings, none of which changes a token or a view a rule reads:
   which ``plain_text`` reproduces;
 - the block parser's line tables (where each line begins, ends and is indented) are computed
   from the document's lines by str methods (``_block_state``), not by StateBlock's own loop
-  over them in Python, and its tokens are made field by field (``_State.push``), on the
-  markdown-it-py releases both were checked against.
+  over them in Python, its tokens are made field by field (``_State.push``), and the text
+  of a paragraph or code block is most often one slice of the document (``_State.getLines``),
+  on the markdown-it-py releases all three were checked against.
 """
 
 from __future__ import annotations
@@ -375,7 +376,9 @@ class _State(StateBlock):
     """StateBlock whose ``push`` makes its token without Token's generated ``__init__`` (and
     ``__post_init__``, which only turns attrs given as a list into a dict): every field is set
     to what ``Token(ttype, tag, nesting)`` and StateBlock.push give it, at about two thirds of
-    the cost, on the few hundred tokens of a skill."""
+    the cost, on the few hundred tokens of a skill; and whose ``getLines`` cuts most
+    paragraphs and code blocks out of the text as one slice, not line by line and character
+    by character."""
 
     def push(self, ttype: str, tag: str, nesting: Literal[-1, 0, 1]) -> Token:
         token = Token.__new__(Token)
@@ -399,12 +402,13 @@ class _State(StateBlock):
         self.tokens.append(token)
         return token
 
-    # Whether the text holds a tab (set by ``_block_state``): without one, an indent's width
-    # is its length, which ``getLines`` reads off the tables.
-    tabs = True
-    # Where each line begins in the text (set by ``_block_state``); ``bMarks`` as made, before
-    # a blockquote moves a line's beginning past its ">".
-    starts: list[int]
+    # What ``getLines`` reads besides StateBlock's own attributes (set by ``_block_state``),
+    # in slots, out of the instance's dict that holds StateBlock's: where each line begins in
+    # the text (``bMarks`` as made, before a blockquote moves a line's beginning past its
+    # ">"), and whether the text holds a tab (without one, an indent's width is its length).
+    __slots__ = ("_starts", "_tabs")
+    _starts: list[int]
+    _tabs: bool
 
     def getLines(self, begin: int, end: int, indent: int, keepLastLF: bool) -> str:
         """StateBlock.getLines, in two common cases, else its own.
@@ -418,9 +422,9 @@ class _State(StateBlock):
         """
         begins = self.bMarks
         if indent == 0:
-            if begin < end and begins[begin + 1 : end] == self.starts[begin + 1 : end]:
+            if begin < end and begins[begin + 1 : end] == self._starts[begin + 1 : end]:
                 return self.src[begins[begin] : self.eMarks[end - 1] + keepLastLF]
-        elif end - begin == 1 and not self.tabs:
+        elif end - begin == 1 and not self._tabs:
             src = self.src
             at = begins[begin]
             skip = self.tShift[begin]
@@ -456,7 +460,8 @@ def _block_state(
     begins = [0, *accumulate(map(add, sizes, repeat(1)))]
     begins.pop()  # where a line after the last would begin
     ends = list(map(add, begins, sizes))
-    if "\t" in src:
+    state._tabs = "\t" in src
+    if state._tabs:
         # A tab indents to the next multiple of four.
         counts = [
             _columns(line[:shift]) if shift else 0
@@ -464,7 +469,6 @@ def _block_state(
         ]
     else:
         counts = shifts.copy()
-        state.tabs = False
     # The fake line after the last, which spares the rules bounds checks.
     length = len(src)
     begins.append(length)
@@ -473,7 +477,7 @@ def _block_state(
     counts.append(0)
     state.bMarks, state.eMarks, state.tShift, state.sCount = begins, ends, shifts, counts
     state.bsCount = [0] * len(begins)
-    state.starts = begins.copy()
+    state._starts = begins.copy()
     state.lineMax = len(begins) - 1
     return state
 
