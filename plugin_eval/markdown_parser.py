@@ -13,8 +13,9 @@ Four savings, none of which changes a token or a view a rule reads:
   which ``plain_text`` reproduces;
 - the block parser's line tables (where each line begins, ends and is indented) are computed
   from the document's lines by str methods (``_block_state``), not by StateBlock's own loop
-  over them in Python, and its tokens are made field by field (``_State.push``), on the
-  markdown-it-py releases both were checked against.
+  over them in Python, its tokens are made field by field (``_State.push``), and the text
+  of a paragraph or code block is most often one slice of the document (``_State.getLines``),
+  on the markdown-it-py releases all three were checked against.
 """
 
 from __future__ import annotations
@@ -375,7 +376,9 @@ class _State(StateBlock):
     """StateBlock whose ``push`` makes its token without Token's generated ``__init__`` (and
     ``__post_init__``, which only turns attrs given as a list into a dict): every field is set
     to what ``Token(ttype, tag, nesting)`` and StateBlock.push give it, at about two thirds of
-    the cost, on the few hundred tokens of a skill."""
+    the cost, on the few hundred tokens of a skill; and whose ``getLines`` cuts most
+    paragraphs and code blocks out of the text as one slice, not line by line and character
+    by character."""
 
     def push(self, ttype: str, tag: str, nesting: Literal[-1, 0, 1]) -> Token:
         token = Token.__new__(Token)
@@ -399,6 +402,42 @@ class _State(StateBlock):
         self.tokens.append(token)
         return token
 
+    # What ``getLines`` reads besides StateBlock's own attributes (set by ``_block_state``),
+    # in slots, out of the instance's dict that holds StateBlock's: where each line begins in
+    # the text (``bMarks`` as made, before a blockquote moves a line's beginning past its
+    # ">"), and whether the text holds a tab (without one, an indent's width is its length).
+    __slots__ = ("_starts", "_tabs")
+    _starts: list[int]
+    _tabs: bool
+
+    def getLines(self, begin: int, end: int, indent: int, keepLastLF: bool) -> str:
+        """StateBlock.getLines, in two common cases, else its own.
+
+        Without an indent to take off, lines that begin where the text's do (all but the first
+        of them: its beginning may have moved) are one slice of the text; so is one line of a
+        text without tabs (most paragraphs, most of them in list items), from where ``indent``
+        columns of it are passed, a column being a character of the line's indent (``tShift``,
+        which in a list item's first line holds its marker) or a space after it. The slice
+        ends at the last line's line feed, which it holds if ``keepLastLF``.
+        """
+        begins = self.bMarks
+        if indent == 0:
+            if begin < end and begins[begin + 1 : end] == self._starts[begin + 1 : end]:
+                return self.src[begins[begin] : self.eMarks[end - 1] + keepLastLF]
+        elif end - begin == 1 and not self._tabs:
+            src = self.src
+            at = begins[begin]
+            skip = self.tShift[begin]
+            if skip >= indent:
+                skip = indent
+            else:
+                # Spaces past the indent count up to ``indent`` too; the line's end (its line
+                # feed, or the text's end) is no space, so the count stops inside the line.
+                while skip < indent and src[at + skip : at + skip + 1] == " ":
+                    skip += 1
+            return src[at + skip : self.eMarks[begin] + keepLastLF]
+        return StateBlock.getLines(self, begin, end, indent, keepLastLF)
+
 
 def _block_state(
     src: str, lines: Sequence[str], env: dict[str, Any], tokens: list[Token], md: MarkdownIt = MD
@@ -421,7 +460,8 @@ def _block_state(
     begins = [0, *accumulate(map(add, sizes, repeat(1)))]
     begins.pop()  # where a line after the last would begin
     ends = list(map(add, begins, sizes))
-    if "\t" in src:
+    state._tabs = "\t" in src
+    if state._tabs:
         # A tab indents to the next multiple of four.
         counts = [
             _columns(line[:shift]) if shift else 0
@@ -437,6 +477,7 @@ def _block_state(
     counts.append(0)
     state.bMarks, state.eMarks, state.tShift, state.sCount = begins, ends, shifts, counts
     state.bsCount = [0] * len(begins)
+    state._starts = begins.copy()
     state.lineMax = len(begins) - 1
     return state
 
