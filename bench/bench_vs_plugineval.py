@@ -53,7 +53,8 @@ SWEPT = re.compile(r"(\d+) skills ([\d.]+) s")
 
 def child_env() -> dict[str, str]:
     # Neither tool may see the other's package through PYTHONPATH; and both run from cached
-    # bytecode, as installed tools do (pip compiles PluginEval's; the warm-up run writes ours).
+    # bytecode, as installed tools do (pip compiles PluginEval's; the warm-up run writes ours,
+    # with the code of our regexes kept beside it: plugin_eval.regexes).
     hidden = ("PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE")
     return {k: v for k, v in os.environ.items() if k not in hidden}
 
