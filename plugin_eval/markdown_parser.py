@@ -357,21 +357,24 @@ _PARSERS = {
 }
 
 
+# A line feed after "-", "=", a space or a tab: the end of every line but the last that may be
+# an underline has one (what precedes it then decides). The line feed comes first in the
+# pattern, where the regex engine's search for it is fast; the lookbehind reads back.
+_AFTER_MARK_OR_BLANK = regexes.compile(r"\n(?<=[-= \t]\n)")
+
+
 def _may_underline(src: str) -> bool:
     """Whether a line of ``src`` ends in "-" or "=" then spaces and tabs (or nothing): at a
-    line feed, the characters before it, read back over spaces and tabs; at the end, the
-    text's last line."""
-    if "-\n" in src or "=\n" in src or src.rstrip(" \t").endswith(("-", "=")):
+    line feed after one of those characters, the characters before it, read back over spaces
+    and tabs; at the end, the text's last line."""
+    if src.rstrip(" \t").endswith(("-", "=")):
         return True
-    for blank in (" \n", "\t\n"):
-        at = src.find(blank)
-        while at >= 0:
-            before = at
-            while before > 0 and src[before - 1] in " \t":
-                before -= 1
-            if before > 0 and src[before - 1] in "-=":
-                return True
-            at = src.find(blank, at + 1)
+    for found in _AFTER_MARK_OR_BLANK.finditer(src):
+        before = found.start()
+        while before > 0 and src[before - 1] in " \t":
+            before -= 1
+        if before > 0 and src[before - 1] in "-=":
+            return True
     return False
 
 

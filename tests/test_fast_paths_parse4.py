@@ -2,12 +2,14 @@
 
 The list guard answers the list rule's validation-mode calls itself (``_starts_list``): every
 such call a parse makes is checked, in the state the parse is in, against markdown-it-py's own
-``list_block(state, line, end, True)``, and neither may change the state.
+``list_block(state, line, end, True)``, and neither may change the state. ``_may_underline``
+finds what a plain regex over the lines finds.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,12 +21,12 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_block.list import list_block
 
 import plugin_eval.markdown_parser as markdown_parser
-from plugin_eval.markdown_parser import FAST_STATE, _State
+from plugin_eval.markdown_parser import FAST_STATE, _may_underline, _State
 from tests.test_fast_paths_parse import CORPUS, TEXT
 from tests.test_fast_paths_parse2 import BREAK_TEXT, UNDERLINE_TEXT
 from tests.test_fast_paths_parse3 import BLOCK_TEXT, assert_parses_as_markdown_it
 
-pytestmark = pytest.mark.skipif(
+needs_fast_state = pytest.mark.skipif(
     not FAST_STATE, reason="markdown-it-py's own code parses on this release"
 )
 
@@ -87,12 +89,14 @@ LIST_TEXT = st.tuples(st.lists(LIST_LINE, min_size=1, max_size=16), st.booleans(
 )
 
 
+@needs_fast_state
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(LIST_TEXT, LIST_TEXT, BLOCK_TEXT, TEXT, UNDERLINE_TEXT, BREAK_TEXT))
 def test_silent_lists_are_the_rules(src: str) -> None:
     assert_silent_lists_are_the_rules(src, [])
 
 
+@needs_fast_state
 def test_silent_lists_answer_both_ways() -> None:
     """The checks above see the shortcut answer True and False (and so are run at all)."""
     answers: list[bool] = []
@@ -110,7 +114,31 @@ def test_silent_lists_answer_both_ways() -> None:
     assert True in answers and False in answers
 
 
+@needs_fast_state
 @pytest.mark.parametrize("index", range(0, len(CORPUS), 100))
 def test_silent_lists_are_the_rules_on_the_corpus(index: int) -> None:
     for text in CORPUS[index : index + 100]:
         assert_silent_lists_are_the_rules(text, [])
+
+
+# The plain reading: a line that ends in "-" or "=" then spaces and tabs.
+UNDERLINE_END = re.compile(r"[-=][ \t]*$", re.MULTILINE)
+# Lines ending in underline characters, blanks and words in every order, blank lines first.
+ENDING_LINE = st.lists(
+    st.sampled_from(["", " ", "  ", "\t", "-", "=", "--", "x", "- x", "a-b", "\u3000"]),
+    max_size=5,
+).map("".join)
+ENDING_TEXT = st.tuples(st.lists(ENDING_LINE, min_size=1, max_size=8), st.booleans()).map(
+    lambda drawn: "\n".join(drawn[0]) + ("\n" if drawn[1] else "")
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(ENDING_TEXT)
+def test_may_underline_is_the_plain_regexs(text: str) -> None:
+    assert _may_underline(text) == (UNDERLINE_END.search(text) is not None)
+
+
+def test_may_underline_is_the_plain_regexs_on_the_corpus() -> None:
+    found = [_may_underline(text) for text in CORPUS]
+    assert found == [UNDERLINE_END.search(text) is not None for text in CORPUS]
