@@ -15,7 +15,9 @@ Four savings, none of which changes a token or a view a rule reads:
   from the document's lines by str methods (``_block_state``), not by StateBlock's own loop
   over them in Python, its tokens are made field by field (``_State.push``), and the text
   of a paragraph or code block is most often one slice of the document (``_State.getLines``),
-  on the markdown-it-py releases all three were checked against.
+  and whether a line starts a list, which a paragraph asks of each of its lines, is answered
+  by the list guard itself (``_starts_list``), on the markdown-it-py releases all four were
+  checked against.
 """
 
 from __future__ import annotations
@@ -111,14 +113,46 @@ def _hr_guard(rule: BlockRule) -> BlockRule:
 
 
 def _list_guard(rule: BlockRule) -> BlockRule:
+    # Checked against the release: the rule's validation-mode answer (see _starts_list).
+    answers_silent = _RELEASE_CHECKED
+
     def list_(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         # Without a marker the rule fails before it changes any state.
+        src, stop = state.src, state.eMarks[start]
         at = state.bMarks[start] + state.tShift[start]
-        if _LIST_MARKER.match(state.src, at, state.eMarks[start]) is None:
+        marker = _LIST_MARKER.match(src, at, stop)
+        if marker is None:
             return False
+        if silent and answers_silent:
+            return _starts_list(state, start, src, at, marker.end(), stop)
         return rule(state, start, end, silent)
 
     return list_
+
+
+def _starts_list(state: StateBlock, start: int, src: str, at: int, after: int, stop: int) -> bool:
+    """What markdown-it-py 4.3.0's list rule answers in validation mode (``silent``) for line
+    ``start``, whose marker (``_LIST_MARKER``'s match) runs from ``at`` to ``after`` and whose
+    text ends at ``stop``: everything the rule does before ``if silent: return True``, none of
+    which changes the state. A paragraph checks each of its lines this way (about 45 per skill),
+    at a third of the rule's cost."""
+    count, indent = state.sCount[start], state.blkIndent
+    # An indented code block's line (state.is_code_block).
+    if count - indent >= 4 and state._code_enabled:
+        return False
+    # A line indented 4 or more past the enclosing list's marker but less than its items'
+    # content continues a paragraph.
+    outer = state.listIndent
+    if outer >= 0 and count - outer >= 4 and count < indent:
+        return False
+    if state.parentType == "paragraph" and count >= indent:
+        # Interrupting a paragraph: an ordered list must start at 1, and the item's first line
+        # must hold more than spaces and tabs.
+        if src[after - 1] in ".)" and int(src[at : after - 1]) != 1:
+            return False
+        if not src[after:stop].strip(" \t"):
+            return False
+    return True
 
 
 # A setext underline: a run of one marker, then spaces and tabs only (the lheading rule's test).
@@ -323,21 +357,24 @@ _PARSERS = {
 }
 
 
+# A line feed after "-", "=", a space or a tab: the end of every line but the last that may be
+# an underline has one (what precedes it then decides). The line feed comes first in the
+# pattern, where the regex engine's search for it is fast; the lookbehind reads back.
+_AFTER_MARK_OR_BLANK = regexes.compile(r"\n(?<=[-= \t]\n)")
+
+
 def _may_underline(src: str) -> bool:
     """Whether a line of ``src`` ends in "-" or "=" then spaces and tabs (or nothing): at a
-    line feed, the characters before it, read back over spaces and tabs; at the end, the
-    text's last line."""
-    if "-\n" in src or "=\n" in src or src.rstrip(" \t").endswith(("-", "=")):
+    line feed after one of those characters, the characters before it, read back over spaces
+    and tabs; at the end, the text's last line."""
+    if src.rstrip(" \t").endswith(("-", "=")):
         return True
-    for blank in (" \n", "\t\n"):
-        at = src.find(blank)
-        while at >= 0:
-            before = at
-            while before > 0 and src[before - 1] in " \t":
-                before -= 1
-            if before > 0 and src[before - 1] in "-=":
-                return True
-            at = src.find(blank, at + 1)
+    for found in _AFTER_MARK_OR_BLANK.finditer(src):
+        before = found.start()
+        while before > 0 and src[before - 1] in " \t":
+            before -= 1
+        if before > 0 and src[before - 1] in "-=":
+            return True
     return False
 
 
