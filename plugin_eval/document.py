@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -26,6 +26,7 @@ from plugin_eval.markdown_parser import (
     parse_lines,
     plain_text,
 )
+from plugin_eval.textsearch import one_of
 from plugin_eval.walk import Listing, list_folder, read_file
 from plugin_eval.yaml_input import LOADER as YAML_LOADER
 from plugin_eval.yaml_input import AliasError, check_aliases
@@ -526,7 +527,13 @@ _PASSIVE = frozenset(
         "hr",
     }
 )
-_needs_inline = INLINE_SYNTAX.search
+# INLINE_SYNTAX's characters, each looked for by ``in`` (a ``memchr``): in the short text of
+# an inline token, faster than the regex's class tested at every character. The class is four
+# characters; another added fails this unpacking at import rather than going unread.
+_SYNTAX_1, _SYNTAX_2, _SYNTAX_3, _SYNTAX_4 = tuple(one_of(INLINE_SYNTAX) or "")
+# What decides that an inline token is plain text, when not INLINE_SYNTAX's characters (None):
+# tests set one that sends every token through the inline parser.
+_needs_inline: Callable[[str], object] | None = None
 
 
 class _Walk:
@@ -551,22 +558,31 @@ class _Walk:
     def run(self, tokens: tuple[Token, ...]) -> None:
         heading_level = 0
         in_table = in_list = in_quote = 0
-        offset = self.offset
-        last_line = offset + 1
-        prose = self.prose
+        list_items = tables = blockquotes = 0
+        # Lines as the file counts them: the body's offset and markdown-it's 0-based start.
+        first = self.offset + 1
+        last_line = first
+        prose = self.prose.append
+        headings = self.headings.append
         env = self.env
+        syntax_1, syntax_2, syntax_3, syntax_4 = _SYNTAX_1, _SYNTAX_2, _SYNTAX_3, _SYNTAX_4
+        needs_inline = _needs_inline
+        passive = _PASSIVE
+        # ``_prose`` inlined for plain text, the commonest inline token: no call per token.
+        new, set_text, set_line, set_block = _new, _PROSE_TEXT, _PROSE_LINE, _PROSE_BLOCK
         for tok in tokens:
             kind = tok.type
             # Most tokens are the paragraphs, lists and rows around inline text: skipped first.
-            if kind in _PASSIVE:
+            if kind in passive:
                 continue
-            # A passive token's map is never read: the inline and html_block tokens that read
-            # ``last_line`` each have a map of their own.
-            span = tok.map
-            if span is not None:
-                last_line = offset + span[0] + 1
-            # The other kinds by how often they come: list items, headings, then the rest.
+            # The other kinds by how often they come: inline text, list items, headings, then
+            # the rest. Only the inline and html_block tokens read ``last_line``, and this
+            # parser's rules (paragraph, heading, lheading, table, html_block) give each of
+            # them a map: no other token's map is read.
             if kind == "inline":
+                span = tok.map
+                if span is not None:
+                    last_line = first + span[0]
                 block = (
                     "heading"
                     if heading_level
@@ -579,9 +595,24 @@ class _Walk:
                     else "paragraph"
                 )
                 content = tok.content
-                if _needs_inline(content) is None:
-                    text = plain_text(content)
-                    prose.append(_prose(text, last_line, block))
+                if needs_inline is None:
+                    # ``INLINE_SYNTAX.search(content) is None``
+                    plain = not (
+                        syntax_1 in content
+                        or syntax_2 in content
+                        or syntax_3 in content
+                        or syntax_4 in content
+                    )
+                else:
+                    plain = needs_inline(content) is None
+                if plain:
+                    # ``plain_text(content)``, not called for one line (its own shortcut).
+                    text = content if "\n" not in content else plain_text(content)
+                    item = new(Prose)
+                    set_text(item, text)
+                    set_line(item, last_line)
+                    set_block(item, block)
+                    prose(item)
                 elif (
                     brackets_inert(content, env)
                     and NOT_CODE_SPAN_BUT_BRACKETS.search(content) is None
@@ -591,13 +622,13 @@ class _Walk:
                         text = self._code_spans(content, last_line, block)
                     else:
                         text = plain_text(content)
-                        prose.append(_prose(text, last_line, block))
+                        prose(_prose(text, last_line, block))
                 else:
                     text = self._inline(tok, last_line, block)
                 if heading_level:
-                    self.headings.append(_heading(heading_level, text.strip(), last_line))
+                    headings(_heading(heading_level, text.strip(), last_line))
             elif kind == "list_item_open":
-                self.list_items += 1
+                list_items += 1
                 in_list += 1
             elif kind == "list_item_close":
                 in_list -= 1
@@ -608,17 +639,23 @@ class _Walk:
             elif kind in ("fence", "code_block"):
                 self._code(tok)
             elif kind == "table_open":
-                self.tables += 1
+                tables += 1
                 in_table += 1
             elif kind == "table_close":
                 in_table -= 1
             elif kind == "blockquote_open":
-                self.blockquotes += 1
+                blockquotes += 1
                 in_quote += 1
             elif kind == "blockquote_close":
                 in_quote -= 1
             elif kind == "html_block":
+                span = tok.map
+                if span is not None:
+                    last_line = first + span[0]
                 self.comments.append(_prose(tok.content, last_line, "html"))
+        self.list_items += list_items
+        self.tables += tables
+        self.blockquotes += blockquotes
 
     def _code(self, tok: Token) -> None:
         assert tok.map is not None

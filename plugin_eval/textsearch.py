@@ -316,6 +316,24 @@ def _needs(items: Parsed) -> frozenset[str] | None:
     return None
 
 
+def one_of(regex: re.Pattern[str]) -> str | None:
+    """The characters of a regex that is one class of literal characters (``[abc]``) or one
+    character, sorted: a text holds a match exactly when it holds one of them (``in`` finds
+    each by ``memchr``, faster on a short text than the regex's test at every character).
+    None for any other regex, or one that folds case."""
+    if regex.flags & re.IGNORECASE:
+        return None
+    items = list(_PARSER.parse(regex.pattern, regex.flags).data)
+    if len(items) != 1:
+        return None
+    op, av = items[0]
+    if op is _PARSER.LITERAL:
+        return chr(av)
+    if op is _PARSER.IN and all(kind is _PARSER.LITERAL for kind, _ in av):
+        return "".join(sorted({chr(value) for _, value in av}))
+    return None
+
+
 def _first(items: Parsed) -> frozenset[str] | None:
     """The characters every match of ``items`` begins with, or None when unknown (a category,
     any character, a case-folded group, or a match that may be empty)."""
