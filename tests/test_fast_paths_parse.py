@@ -16,7 +16,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
 from plugin_eval.analysis import _lines_matching, lines_naming, naming_lines
-from plugin_eval.document import SkillDocument, parse_text, read_frontmatter_file
+from plugin_eval.document import SkillDocument, _holds_text, parse_text, read_frontmatter_file
 from plugin_eval.markdown_parser import (
     _CHECKED,
     _READ_WITH_DEFAULT,
@@ -43,6 +43,14 @@ def corpus_texts() -> list[str]:
 
 
 CORPUS = corpus_texts()
+
+
+def body_lines(text: str) -> list[str] | None:
+    """The body of a SKILL.md's text as lines, or None when it holds nothing to parse."""
+    head = read_frontmatter_file(text.encode())
+    body = list(head.lines[head.body_start - 1 :])
+    return body if _holds_text(tuple(body)) else None
+
 
 # Lines of spaces, tabs and text in every order, with and without a final line feed, with
 # NUL (made U+FFFD by parse_lines), non-ASCII text and whitespace that is neither.

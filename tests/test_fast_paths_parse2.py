@@ -21,7 +21,6 @@ from plugin_eval.document import (
     Heading,
     Prose,
     _heading,
-    _holds_text,
     _prose,
     _Walk,
     read_frontmatter_file,
@@ -36,7 +35,7 @@ from plugin_eval.markdown_parser import (
     parse_lines,
 )
 from plugin_eval.triggering import STOPWORDS, _vague, words_of
-from tests.test_fast_paths_parse import CORPUS, view
+from tests.test_fast_paths_parse import CORPUS, body_lines, view
 
 
 @contextmanager
@@ -98,9 +97,8 @@ def test_inert_brackets_read_as_markdown_it_reads_them(text: str, definition: st
 
 @pytest.mark.parametrize("text", CORPUS[::7])
 def test_corpus_walks_as_with_the_inline_parser(text: str) -> None:
-    head = read_frontmatter_file(text.encode())
-    body = list(head.lines[head.body_start - 1 :])
-    if not _holds_text(tuple(body)):
+    body = body_lines(text)
+    if body is None:
         return
     fast, plain = both_ways(body)
     assert fast == plain

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plugin_eval import document
-from plugin_eval.document import _holds_text, _Walk, read_frontmatter_file
+from plugin_eval.document import _Walk
 from plugin_eval.markdown_parser import (
     INLINE_SYNTAX,
     NOT_CODE_SPAN_BUT_BRACKETS,
@@ -20,7 +20,7 @@ from plugin_eval.markdown_parser import (
     parse_lines,
 )
 from plugin_eval.textsearch import one_of
-from tests.test_fast_paths_parse import CORPUS
+from tests.test_fast_paths_parse import CORPUS, body_lines
 
 CLASSES = [
     INLINE_SYNTAX,
@@ -113,9 +113,8 @@ def test_walk_reads_inline_text_as_by_the_regex(text: str) -> None:
 
 @pytest.mark.parametrize("text", CORPUS[::3])
 def test_corpus_walks_as_by_the_regex(text: str) -> None:
-    head = read_frontmatter_file(text.encode())
-    body = list(head.lines[head.body_start - 1 :])
-    if not _holds_text(tuple(body)):
+    body = body_lines(text)
+    if body is None:
         return
     fast, plain = both_ways(body)
     assert fast == plain
