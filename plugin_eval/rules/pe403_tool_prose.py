@@ -10,8 +10,14 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
-from plugin_eval.rules.pe402_claude_tool_names import CLAUDE_CODE, CLAUDE_TOOLS, for_claude_code
+from plugin_eval.rules.pe402_claude_tool_names import (
+    CLAUDE_CODE,
+    CLAUDE_TOOLS,
+    ONE_WORD,
+    for_claude_code,
+)
 from plugin_eval.textsearch import Columns, at_word_starts
+from plugin_eval.triggering import STOPWORDS
 
 # Matched at word starts (see textsearch.at_word_starts): "the Read tool", not "bathe Read tool".
 # "the Read tool", and an instruction naming a tool by itself: "Use WebFetch to load the
@@ -30,6 +36,21 @@ TOOL_PROSE = regexes.compile(
 _NAME = regexes.compile(r"(?:" + _NAMES + r")\b")
 # How far before a name its phrase can start ("using the ") and after it end (" tool").
 _BEFORE, _AFTER = 16, 16
+# The word after a phrase, on its line.
+_NEXT_WORD = regexes.compile(r"[ \t]+([A-Za-z][\w'-]*)")
+
+
+def modifies_next(match: re.Match[str], text: str) -> bool:
+    """Whether the phrase ends in a one-word tool name (ONE_WORD: 'Bash', 'Read') that the
+    next word on its line shows to be another word's modifier: 'use Bash built-ins', 'use Grep
+    patterns' speak of the shell and of the search syntax, not of the tools. The name stands
+    alone as an instruction when what follows is a function word ('use Bash to …', 'run Read
+    on …'), punctuation or nothing; a compound name ('WebFetch') is a tool wherever it stands."""
+    name = match.group(0).rsplit(None, 1)[-1]
+    if name == "tool" or ONE_WORD.fullmatch(name) is None:
+        return False
+    following = _NEXT_WORD.match(text, match.end())
+    return following is not None and following.group(1).lower() not in STOPWORDS
 
 
 def matches(text: str) -> Iterator[re.Match[str]]:
@@ -56,6 +77,8 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     # Each line read once, however many phrases it holds (one line may hold them all).
     names_harness: dict[int, bool] = {}
     for match in matches(text):
+        if modifies_next(match, text):
+            continue
         line = facts.prose_line(match.start())
         if line not in names_harness:
             names_harness[line] = CLAUDE_CODE.search(doc.line_text(line)) is not None
@@ -85,7 +108,10 @@ RULE = Rule(
     "'using', 'call', 'run' or 'invoke' before a tool's name) with the tool's capitalised "
     "name; 'the read tool' in lower case, or other wordings ('fetch it with WebFetch'), are "
     "not seen. As for PE402, a skill whose description names Claude Code, and a line that "
-    "names it, are left alone. A tool's name used as another word after 'use' ('use Bash "
-    "built-ins') is reported.",
+    "names it, are left alone. A one-word name ('Bash', 'Read', 'Grep') named alone counts "
+    "only when what follows it on its line is a function word ('use Bash to …', 'run Read on "
+    "…'), punctuation or nothing: before another word it is taken for that word's modifier "
+    "('use Bash built-ins', 'use Grep patterns') and not reported, so 'use Read first' is "
+    "missed; a compound name ('use WebSearch fallback') is always reported.",
     check=check,
 )
