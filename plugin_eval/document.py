@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -531,9 +531,6 @@ _PASSIVE = frozenset(
 # an inline token, faster than the regex's class tested at every character. The class is four
 # characters; another added fails this unpacking at import rather than going unread.
 _SYNTAX_1, _SYNTAX_2, _SYNTAX_3, _SYNTAX_4 = tuple(one_of(INLINE_SYNTAX) or "")
-# What decides that an inline token is plain text, when not INLINE_SYNTAX's characters (None):
-# tests set one that sends every token through the inline parser.
-_needs_inline: Callable[[str], object] | None = None
 
 
 class _Walk:
@@ -566,7 +563,6 @@ class _Walk:
         headings = self.headings.append
         env = self.env
         syntax_1, syntax_2, syntax_3, syntax_4 = _SYNTAX_1, _SYNTAX_2, _SYNTAX_3, _SYNTAX_4
-        needs_inline = _needs_inline
         passive = _PASSIVE
         # ``_prose`` inlined for plain text, the commonest inline token: no call per token.
         new, set_text, set_line, set_block = _new, _PROSE_TEXT, _PROSE_LINE, _PROSE_BLOCK
@@ -595,17 +591,13 @@ class _Walk:
                     else "paragraph"
                 )
                 content = tok.content
-                if needs_inline is None:
-                    # ``INLINE_SYNTAX.search(content) is None``
-                    plain = not (
-                        syntax_1 in content
-                        or syntax_2 in content
-                        or syntax_3 in content
-                        or syntax_4 in content
-                    )
-                else:
-                    plain = needs_inline(content) is None
-                if plain:
+                # ``INLINE_SYNTAX.search(content) is None``
+                if not (
+                    syntax_1 in content
+                    or syntax_2 in content
+                    or syntax_3 in content
+                    or syntax_4 in content
+                ):
                     # ``plain_text(content)``, not called for one line (its own shortcut).
                     text = content if "\n" not in content else plain_text(content)
                     item = new(Prose)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -21,6 +19,7 @@ from plugin_eval.markdown_parser import (
 )
 from plugin_eval.textsearch import one_of
 from tests.test_fast_paths_parse import CORPUS, body_lines
+from tests.test_fast_paths_parse2 import full_inline_parse
 
 CLASSES = [
     INLINE_SYNTAX,
@@ -56,17 +55,6 @@ def test_one_of_knows_nothing_of_other_regexes() -> None:
     )
 
 
-@contextmanager
-def syntax_by_regex() -> Iterator[None]:
-    """The walk deciding plain inline text by INLINE_SYNTAX itself, not by its characters."""
-    saved = document._needs_inline
-    document._needs_inline = INLINE_SYNTAX.search
-    try:
-        yield
-    finally:
-        document._needs_inline = saved
-
-
 def walked(lines: list[str]) -> tuple[Any, ...]:
     env: dict[str, Any] = {}
     tokens = tuple(parse_lines(lines, env))
@@ -89,7 +77,7 @@ def walked(lines: list[str]) -> tuple[Any, ...]:
 
 def both_ways(lines: list[str]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     fast = walked(lines)
-    with syntax_by_regex():
+    with full_inline_parse():  # every token read by markdown-it's inline parser
         plain = walked(lines)
     return fast, plain
 
@@ -106,13 +94,13 @@ MARKDOWN = st.lists(PIECES, max_size=24).map("".join)
 
 @settings(max_examples=1500, deadline=None)
 @given(MARKDOWN)
-def test_walk_reads_inline_text_as_by_the_regex(text: str) -> None:
+def test_walk_reads_inline_text_as_the_inline_parser_does(text: str) -> None:
     fast, plain = both_ways(text.split("\n"))
     assert fast == plain
 
 
 @pytest.mark.parametrize("text", CORPUS[::3])
-def test_corpus_walks_as_by_the_regex(text: str) -> None:
+def test_corpus_walks_as_with_the_inline_parser(text: str) -> None:
     body = body_lines(text)
     if body is None:
         return
