@@ -186,6 +186,13 @@ def _word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+def one_line(text: str, width: int) -> str:
+    """``text`` on one line (runs of white space made one space), cut to ``width`` characters
+    with "…": how a finding quotes a skill's text."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def newlines(text: str) -> list[int]:
     """The offset of every line feed of ``text``, ascending: bisect it for the line of an
     offset instead of counting line feeds from the start each time."""

@@ -14,7 +14,7 @@ from itertools import groupby
 
 from plugin_eval import regexes
 from plugin_eval.budgets import LISTING_CHARS
-from plugin_eval.textsearch import LazyRegex, at_word_starts
+from plugin_eval.textsearch import LazyRegex, at_word_starts, one_line
 
 # Clear statements of when to use a skill. Matched case-insensitively on the
 # description and ``when_to_use``; each match opens a trigger clause. They are compiled once,
@@ -755,5 +755,4 @@ def _quote(contexts: list[Context] | tuple[Context, ...], limit: int = 4) -> str
 
 
 def _short(text: str, width: int = 48) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return one_line(text, width)
