@@ -535,12 +535,31 @@ def compare_command(
 
 @app.command("rules")
 def list_rules(
+    codes: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Codes (PE201), flags or rule names: print these rules' documentation, as "
+            "`plugin-eval rule` does, instead of the list (with -o json: their entries).",
+            show_default=False,
+        ),
+    ] = None,
     output: Annotated[ListFormat, typer.Option("--output", "-o", help="Output format.")] = "text",
     output_file: OutputFiles = None,
 ) -> None:
-    """List every rule with its code, flag and severity."""
-    from plugin_eval.rules import ALL_RULES
+    """List every rule with its code, flag and severity (`plugin-eval rule CODE` explains one)."""
+    from plugin_eval.rules import ALL_RULES, lookup
 
+    if codes:
+        found = [(code, lookup(code)) for code in codes]
+        unknown = [code for code, rule in found if rule is None]
+        if unknown:
+            raise _usage(f"no rule {', '.join(map(repr, unknown))} (see `plugin-eval rules`)")
+        chosen = [rule for _, rule in found if rule is not None]
+        if output != "json":  # the documentation is Markdown: as text and as markdown
+            _write("\n".join(rule.documentation() for rule in chosen))
+            return
+        _emit(tuple(chosen), "rules", output, _files(output_file, "rules"))
+        return
     _emit(ALL_RULES, "rules", output, _files(output_file, "rules"))
 
 

@@ -226,6 +226,13 @@ def test_rules_and_rule_commands() -> None:
     assert code == 0 and "ORPHAN_REFERENCE" in out and "## Failing example" in out
     assert run("rule", "orphan-reference")[1] == out
     assert run("rule", "PE999")[0] == 2
+    # `rules` with codes explains them too, in the order given.
+    code, both, _ = run("rules", "PE201", "link-outside-skill")
+    assert code == 0 and both.startswith(out) and "# PE203 link-outside-skill" in both
+    code, _, err = run("rules", "PE201", "PE999", "nope")
+    assert code == 2 and "no rule 'PE999', 'nope'" in err
+    code, out, _ = run("rules", "LINK_OUTSIDE_SKILL", "PE201", "-o", "json")
+    assert code == 0 and [r["code"] for r in json.loads(out)] == ["PE203", "PE201"]
 
 
 def test_python_dash_m_works() -> None:
