@@ -1,13 +1,14 @@
 """Measure the static layer against the labelled validation set of real skills.
 
-    python bench/validate.py [--half measure|tune|all] [--show-findings] [--worst N]
+    python bench/validate.py [--half measure|tune|all] [--round N] [--show-findings] [--worst N]
 
-The set (bench/validation/) is 90 real skills from two public MIT-licensed collections,
-each rated twice, blind, on seed 002's anchored rubrics (triggering accuracy, orchestration
-fitness, scope calibration), and every finding the tool reported on them labelled real,
-false or debatable. The label of a skill is the mean of the two passes. The set was split
-once, at random, into a half rules are tuned on and a half that is only measured
-(split.json); this script reports the measuring half unless told otherwise.
+The set (bench/validation/) is 150 real skills from two public MIT-licensed collections,
+labelled in two rounds (90, then 60), each skill rated twice, blind, on seed 002's anchored
+rubrics (triggering accuracy, orchestration fitness, scope calibration), and every finding
+the tool reported on them labelled real, false or debatable. The label of a skill is the
+mean of the two passes. Each round was split once, at random, into a half rules are tuned
+on and a half that is only measured (split.json); this script reports the measuring half
+unless told otherwise, and ``--round N`` keeps one round's skills.
 
 Prints, per dimension: Spearman's rho and the mean absolute error of the tool's static
 score against the labels (with the two rating passes' own agreement for reference); and per
@@ -84,13 +85,26 @@ def main() -> int:
     parser.add_argument("--half", choices=("measure", "tune", "all"), default="measure")
     parser.add_argument("--worst", type=int, default=0, help="list the N largest errors")
     parser.add_argument("--show-findings", action="store_true", help="list unlabelled findings")
+    parser.add_argument(
+        "--round",
+        type=int,
+        default=0,
+        help="only the skills added in labelling round N (1, 2 …; split.json's 'rounds')",
+    )
     args = parser.parse_args()
     split = json.loads((HERE / "split.json").read_text())
     ids = sorted(split["tune"] + split["measure"]) if args.half == "all" else split[args.half]
+    rounds = split.get("rounds", [])
+    if args.round:
+        if not 1 <= args.round <= len(rounds):
+            parser.error(f"--round: split.json has rounds 1 to {len(rounds)}")
+        added = set(rounds[args.round - 1]["ids"])
+        ids = [i for i in ids if i in added]
     one, two = load_labels()
     labels = {i: {d: (one[i][d] + two[i][d]) / 2 for d in DIMENSIONS} for i in ids}
     scored = score(ids)
-    print(f"validation set: {len(ids)} skills ({args.half} half of {len(one)})\n")
+    which = f", round {args.round}" if args.round else ""
+    print(f"validation set: {len(ids)} skills ({args.half} half{which}, of {len(one)})\n")
     print(
         f"{'dimension':24} {'rho vs labels':>13} {'MAE':>6} {'passes rho':>10} {'passes MAE':>10}"
     )
