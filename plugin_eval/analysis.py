@@ -179,6 +179,28 @@ class Facts:
         return dependencies(self.doc)
 
     @cached_property
+    def sibling_files(self) -> dict[str, bool]:
+        """Files in named sibling skills whose existence a rule checked (never opened): the
+        path, and whether it is there. The cache re-checks them (engine._outside_checks)."""
+        return {}
+
+    def named_skill_holding(self, path: str) -> NamedSkill | None:
+        """The first skill the body names, beside this one, whose folder has ``path`` (relative
+        and normalised, e.g. 'scripts/plot.py'): checked for existence only, never opened."""
+        if path.startswith(("/", "../")) or path == "..":
+            return None
+        for named in self.dependencies.named:
+            if not named.exists:
+                continue
+            target = os.path.join(os.path.dirname(named.path), path)
+            found = self.sibling_files.get(target)
+            if found is None:
+                found = self.sibling_files[target] = os.path.lexists(target)
+            if found:
+                return named
+        return None
+
+    @cached_property
     def exempt(self) -> str | None:
         meta = self.doc.frontmatter
         if meta.get("disable-model-invocation") is True:

@@ -207,7 +207,8 @@ def evaluator_directed(doc: SkillDocument) -> str | None:
 
 def _outside_checks(doc: SkillDocument, facts: Facts) -> set[tuple[str, bool]]:
     """Targets outside the skill folder whose existence a finding depends on: the files links
-    point to, and the sibling skills it names (with one sibling that makes it a collection)."""
+    point to, the sibling skills it names (with one sibling that makes it a collection), and
+    the files looked for in them (a script this skill runs that one of them ships)."""
     checks = {
         (os.path.normpath(os.path.join(doc.folder, r.path)), r.status is RefStatus.OUTSIDE)
         for r in facts.references
@@ -218,6 +219,7 @@ def _outside_checks(doc: SkillDocument, facts: Facts) -> set[tuple[str, bool]]:
         checks.update((n.path, n.exists) for n in deps.named)
         if deps.manifest is not None:
             checks.add(deps.manifest)
+        checks.update(facts.sibling_files.items())
     return checks
 
 

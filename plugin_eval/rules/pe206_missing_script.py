@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterator
+from pathlib import PurePath
 
 from plugin_eval import regexes
 from plugin_eval.analysis import Facts
@@ -48,12 +49,24 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             path = posixpath.normpath(match.group("path").rstrip("."))
             if path in seen or path in listing.files or listing.has_dir(path):
                 continue
-            if not (own_scripts or match.group("prefix")):
+            # A skill the body names that ships the script: the command is that skill's.
+            owner = facts.named_skill_holding(path)
+            if not (own_scripts or match.group("prefix") or owner):
                 continue  # no scripts/ folder here: it may be the project's own scripts/
             seen.add(path)
             column = columns.find(at_line, match.group(0))
             near = [f for f in listing.under("scripts") if f.startswith(path + ".")]
-            if len(near) == 1:
+            if owner is not None:
+                skill = PurePath(owner.path).parent.name
+                yield RULE.finding(
+                    f"runs '{path}', which is not in the skill folder: it is the '{skill}' "
+                    "skill's, and the command runs it from this skill's folder",
+                    at_line,
+                    column,
+                    fix=f"Point the command at the '{skill}' skill's copy, or ship the script "
+                    "in this skill's scripts/.",
+                )
+            elif len(near) == 1:
                 yield RULE.finding(
                     f"runs '{path}', which is not in the skill folder; the script is '{near[0]}'",
                     at_line,
@@ -90,7 +103,8 @@ RULE = Rule(
     subscore="structural_completeness",
     summary="Every `scripts/…` path that code in the body runs (a fenced or indented block, or "
     "a code span) is a file or folder of the skill. Where the path lacks only its extension "
-    "(`scripts/check_fields` for `scripts/check_fields.py`), the finding names the real file.",
+    "(`scripts/check_fields` for `scripts/check_fields.py`), the finding names the real file; "
+    "where a sibling skill the body names ships it, the finding names that skill.",
     why="The model runs the command as written; a script that is not there fails the step, and "
     "the model improvises instead of following the skill.",
     fix="Ship the script in the skill's scripts/ folder, or correct the path.",
@@ -110,9 +124,9 @@ RULE = Rule(
     "names a file is a mention. A placeholder (`scripts/script_name.py`) is reported like any "
     "other path. When the skill has no "
     "scripts/ folder at all, a path is checked only if it is written from the skill's folder "
-    "(`${CLAUDE_SKILL_DIR}/scripts/…`, `{baseDir}/scripts/…`): otherwise it may "
-    "name the user's project's own scripts/. A script built or downloaded by an earlier step "
-    "is reported too.",
+    "(`${CLAUDE_SKILL_DIR}/scripts/…`, `{baseDir}/scripts/…`) or a sibling skill the body "
+    "names ships it (the finding then names that skill): otherwise it may name the user's "
+    "project's own scripts/. A script built or downloaded by an earlier step is reported too.",
     links=(sources.SPEC,),
     check=check,
 )
