@@ -168,6 +168,10 @@ def _on_disk(folder: Path, rel: str) -> RefStatus:
     return RefStatus.OK
 
 
+# A sibling skill's folder name as a body writes it: no separator, no "." or ".." alone.
+_FOLDER_NAME = regexes.compile(r"[\w][\w.-]{0,127}")
+
+
 class Facts:
     """Lazily computed views of one document; each is computed at most once."""
 
@@ -187,18 +191,26 @@ class Facts:
     def named_skill_holding(self, path: str) -> NamedSkill | None:
         """The first skill the body names, beside this one, whose folder has ``path`` (relative
         and normalised, e.g. 'scripts/plot.py'): checked for existence only, never opened."""
-        if path.startswith(("/", "../")) or path == "..":
-            return None
         for named in self.dependencies.named:
-            if not named.exists:
-                continue
-            target = os.path.join(os.path.dirname(named.path), path)
-            found = self.sibling_files.get(target)
-            if found is None:
-                found = self.sibling_files[target] = os.path.lexists(target)
-            if found:
+            if named.exists and self.sibling_has(Path(named.path).parent.name, path):
                 return named
         return None
+
+    def sibling_has(self, skill: str, path: str) -> bool:
+        """Whether the folder ``skill`` beside this skill's has ``path`` (relative and
+        normalised): checked for existence only, never opened, and remembered for the cache."""
+        if (
+            path.startswith(("/", "../"))
+            or path == ".."
+            or not _FOLDER_NAME.fullmatch(skill)
+            or skill == self.doc.folder.name
+        ):
+            return False
+        target = os.path.join(self.doc.folder.parent, skill, path)
+        found = self.sibling_files.get(target)
+        if found is None:
+            found = self.sibling_files[target] = os.path.lexists(target)
+        return found
 
     @cached_property
     def exempt(self) -> str | None:

@@ -219,7 +219,7 @@ def _outside_checks(doc: SkillDocument, facts: Facts) -> set[tuple[str, bool]]:
         checks.update((n.path, n.exists) for n in deps.named)
         if deps.manifest is not None:
             checks.add(deps.manifest)
-        checks.update(facts.sibling_files.items())
+    checks.update(facts.sibling_files.items())
     return checks
 
 

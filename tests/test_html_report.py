@@ -273,12 +273,13 @@ def test_what_changed_is_on_the_page(tree: tuple[Page, Path]) -> None:
 
 
 def test_the_trend_reads_history_and_previous_once_each(tree: tuple[Page, Path]) -> None:
-    page, _ = tree
+    page, base = tree
     section = page.section("trend")
     table = next(section.iter(XHTML + "table"))
     runs = [[text_of(td) for td in tr] for tr in table.iter(XHTML + "tr")][1:]
     assert len(runs) == 3  # the older run, week 1 (in --history and --previous: once), now
-    assert runs[0][0].startswith("2020-01-06") and runs[0][1:] == ["55", "50.00"]
+    older = json.loads((base / "history" / "2020-01-06.json").read_text())
+    assert runs[0][0].startswith("2020-01-06") and runs[0][1:] == [str(len(older["rows"])), "50.00"]
     mean = section.find(f".//{SVG}desc")
     assert mean is not None and "mean score: 50.0, " in text_of(mean)
 

@@ -1,0 +1,60 @@
+"""PE211's messages, and the sibling files it looks at are re-checked by the cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plugin_eval.config import Config
+from plugin_eval.engine import score_skill
+from tests.conftest import write_files
+
+HEAD = (
+    "---\nname: spike-sorting\ndescription: Sorts Neuropixels spikes. Use when a recording "
+    "needs sorting or curation.\n---\n\n# Spike sorting\n\n"
+)
+
+
+def test_a_file_in_another_folder_of_the_skill_is_named_in_the_fix(tmp_path: Path) -> None:
+    write_files(
+        tmp_path / "spike-sorting",
+        {
+            "SKILL.md": HEAD + "For the steps, read `reference/standard_workflow.md`.\n",
+            "references/standard_workflow.md": "# Workflow\n",
+        },
+    )
+    result = score_skill(tmp_path / "spike-sorting", Config(), "spike-sorting")
+    [finding] = [f for f in result.findings if f.code == "PE211"]
+    assert (finding.line, finding.column) == (8, 22)
+    assert finding.message == (
+        "names 'reference/standard_workflow.md', which is not in the skill folder; the file is "
+        "'references/standard_workflow.md'"
+    )
+    assert finding.fix == "Write the file's path as it is: 'references/standard_workflow.md'."
+
+
+def test_a_missing_file_and_the_sibling_check_behind_a_silence(tmp_path: Path) -> None:
+    body = (
+        "**Reference:** See `references/curation.md`\n\n"
+        "Probe maps follow `probe-maps`'s `references/layouts.md`.\n"
+        "For the layouts, see `probe-maps`'s `references/layouts.md`.\n"
+    )
+    write_files(
+        tmp_path,
+        {
+            "spike-sorting/SKILL.md": HEAD + body,
+            "probe-maps/SKILL.md": "---\nname: probe-maps\ndescription: Probe maps.\n---\n",
+            "probe-maps/references/layouts.md": "# Layouts\n",
+        },
+    )
+    result = score_skill(tmp_path / "spike-sorting", Config(), "spike-sorting")
+    found = [(f.line, f.column, f.message) for f in result.findings if f.code == "PE211"]
+    assert found == [
+        (
+            8,
+            21,
+            "names 'references/curation.md' as a file of the skill, and it is not in the "
+            "skill folder",
+        )
+    ]
+    layouts = str(tmp_path / "probe-maps" / "references" / "layouts.md")
+    assert (layouts, True) in result.outside_checks
