@@ -46,13 +46,14 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     listing = doc.listing
     seen: set[str] = set()
     columns = Columns(doc.line_text)
-    linked = {(link.line, link.target) for link in doc.links}
-    names: dict[int, list[str]] = {}  # code spans by line: a sibling skill named near a path
+    # Built at the first path that is missing (most skills have none): links, and the code
+    # spans by line (a sibling skill named near a path).
+    linked: set[tuple[int, str]] | None = None
+    names: dict[int, list[str]] = {}
     for span in doc.inline_code:
-        names.setdefault(span.line, []).append(span.text.strip())
-    for span in doc.inline_code:
-        text = span.text.strip()
-        match = SPAN_PATH.fullmatch(text)
+        if "/" not in span.text:
+            continue  # no path: the cheap test before the pattern
+        match = SPAN_PATH.fullmatch(span.text.strip())
         if match is None:
             continue
         top = match.group("top")
@@ -61,7 +62,13 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         path = posixpath.normpath(match.group("path"))
         if path.startswith("../") or path in seen or path in listing.files:
             continue
-        if listing.has_dir(path) or (span.line, match.group(0)) in linked:
+        if listing.has_dir(path):
+            continue
+        if linked is None:
+            linked = {(link.line, link.target) for link in doc.links}
+            for other in doc.inline_code:
+                names.setdefault(other.line, []).append(other.text.strip())
+        if (span.line, match.group(0)) in linked:
             continue
         line = doc.line_text(span.line)
         if EXAMPLE.search(line.replace(f"`{span.text}`", " ")):
