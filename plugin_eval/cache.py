@@ -1,6 +1,7 @@
-"""A result cache keyed by file contents, tool version and configuration (SQLite).
+"""A result cache keyed by file contents, tool version and build, and configuration (SQLite).
 
-A cache written by another version is rebuilt, never trusted. An entry is found by the
+A cache written by another version, or another build of the same version (its code differs:
+``code_digest``), is rebuilt, never trusted. An entry is found by the
 item's listing (walk.list_folder, the listing scoring used) and remembers every file scoring
 read (walk.read_file) with a digest of the bytes read, and which targets outside the folder a
 rule looked at: a hit is only a hit while those files have the same bytes and those targets
@@ -19,6 +20,7 @@ named with what to do.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -54,6 +56,27 @@ def item_key(kind: str, rel: str, listing: Listing, entry: str | None = None) ->
     h = hashlib.sha256(f"{kind}\0{rel}\0{entry or ''}\0".encode("utf-8", "surrogateescape"))
     h.update(listing.key())
     return h.hexdigest()
+
+
+def code_digest(package: Path) -> str:
+    """A digest of the code under ``package``: every ``.py`` file and data file, by path and
+    bytes. Two builds that carry the same version string (a checkout between releases, an
+    edited install) differ here, so a cache one wrote is never trusted by the other."""
+    h = hashlib.blake2b(digest_size=16)
+    for path in sorted(package.rglob("*")):
+        if path.suffix not in (".py", ".json") or "__pycache__" in path.parts:
+            continue
+        rel = path.relative_to(package).as_posix()
+        h.update(f"{rel}\0".encode())
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+@functools.cache
+def installed_code() -> str:
+    """``code_digest`` of this plugin-eval's own package, read once per process."""
+    return code_digest(Path(__file__).resolve().parent)
 
 
 def checksum(payload: str | bytes) -> str:
@@ -129,14 +152,14 @@ class Cache:
     def _connect(self) -> sqlite3.Connection:
         db = sqlite_files.connect(self.path, self.timeout)
         try:
-            expected = f"{FORMAT}:{__version__}:{self.fingerprint}"
+            expected = f"{FORMAT}:{__version__}:{installed_code()}:{self.fingerprint}"
             if self._version(db) != expected:
                 db.execute("BEGIN IMMEDIATE")
                 found = self._version(db)  # again, under the lock: another run may have won
                 if found != expected:
                     if found is not None:
                         self.notes.append(
-                            f"cache {self.path} was written by another version or "
+                            f"cache {self.path} was written by another version, build or "
                             "configuration: rebuilt"
                         )
                     db.execute("DROP TABLE IF EXISTS results")

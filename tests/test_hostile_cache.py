@@ -716,3 +716,51 @@ def test_a_damaged_response_cache_is_rebuilt_with_a_note(tmp_path: Path) -> None
     assert cache.get("k") == REPLY
     cache.close()
     assert "was damaged" in cache.notes[0] and integrity(db_file) == "ok"
+
+
+# -- Another build of the same version is not trusted ---------------------------------------
+
+
+def test_the_code_digest_follows_the_code_and_nothing_else(tmp_path: Path) -> None:
+    from plugin_eval.cache import code_digest
+
+    package = tmp_path / "pkg"
+    (package / "rules").mkdir(parents=True)
+    (package / "__init__.py").write_text("VERSION = '1'\n")
+    (package / "rules" / "r1.py").write_text("X = 1\n")
+    (package / "data.json").write_text("{}\n")
+    first = code_digest(package)
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "r1.cpython-311.pyc").write_bytes(b"\0compiled")
+    (package / "notes.txt").write_text("not code\n")
+    assert code_digest(package) == first
+    (package / "rules" / "r1.py").write_text("X = 2\n")
+    assert code_digest(package) != first
+    (package / "rules" / "r1.py").write_text("X = 1\n")
+    assert code_digest(package) == first
+    (package / "data.json").write_text('{"a": 1}\n')
+    assert code_digest(package) != first
+
+
+def test_a_cache_from_another_build_is_rebuilt_with_a_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plugin_eval import cache
+
+    monkeypatch.setattr(cache, "installed_code", lambda: "build-a")
+    first = cache.Cache(tmp_path, "config")
+    assert first.notes == []
+    assert first.db is not None
+    first.db.close()
+    again = cache.Cache(tmp_path, "config")
+    assert again.notes == []  # the same build: trusted
+    assert again.db is not None
+    again.db.close()
+    monkeypatch.setattr(cache, "installed_code", lambda: "build-b")
+    other = cache.Cache(tmp_path, "config")
+    assert other.notes == [
+        f"cache {tmp_path / cache.NAME} was written by another version, build or "
+        "configuration: rebuilt"
+    ]
+    assert other.db is not None
+    other.db.close()
