@@ -81,6 +81,10 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "tool-words-one-line": body(lambda n: repeat("a `Task` or `Read` b ", n) + "\n"),
     "tool-prose-one-line": body(lambda n: repeat("use the Bash tool ", n) + "\n"),
     "prose-refs-one-line": body(lambda n: numbered("see references/r{i}.md ", n) + "\n"),
+    # Paths in code spans that the line points to, none shipped (PE211 reads around each).
+    "named-paths-one-line": body(
+        lambda n: numbered("see `sib-{i}`'s `references/r{i}.md`; ", n) + "\n"
+    ),
     "suppressions": body(lambda n: repeat("<!-- plugin-eval: ignore PE201 -->\n[a](b.md)\n\n", n)),
     "output-sections": body(
         lambda n: repeat("## Output\n\n```json\n{}\n```\n\n- `a` (str)\n\n", n)

@@ -209,6 +209,8 @@ class Facts:
         target = os.path.join(self.doc.folder.parent, skill, path)
         found = self.sibling_files.get(target)
         if found is None:
+            if len(self.sibling_files) >= budgets.SIBLING_FILE_CHECKS:
+                return False  # a body naming thousands of skills costs no more than this
             found = self.sibling_files[target] = os.path.lexists(target)
         return found
 

@@ -49,3 +49,6 @@ MESSAGE_CHARS = 400
 # reports the chain.
 LINKED_FILES_READ = 16
 LINKED_FILE_BYTES = 512 * 1024
+# Files looked for in sibling skills, per skill (a script or reference the body points to that
+# a sibling ships): existence checks only, and no more than this however many the body names.
+SIBLING_FILE_CHECKS = 256

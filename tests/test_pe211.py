@@ -58,3 +58,20 @@ def test_a_missing_file_and_the_sibling_check_behind_a_silence(tmp_path: Path) -
     ]
     layouts = str(tmp_path / "probe-maps" / "references" / "layouts.md")
     assert (layouts, True) in result.outside_checks
+
+
+def test_a_body_naming_thousands_of_siblings_costs_a_bounded_number_of_checks(
+    tmp_path: Path,
+) -> None:
+    from plugin_eval import budgets
+
+    # One line: 3,000 pairs of a sibling's name and a path, none of them there.
+    line = " ".join(f"see `sib-{i}`'s `references/r{i}.md`;" for i in range(3000))
+    write_files(tmp_path, {"spike-sorting/SKILL.md": HEAD + line + "\n"})
+    for i in range(3):
+        write_files(tmp_path, {f"sib-{i}/SKILL.md": "---\nname: x\ndescription: y\n---\n"})
+    result = score_skill(tmp_path / "spike-sorting", Config(), "spike-sorting")
+    pe211 = [f for f in result.findings if f.code == "PE211"]
+    assert len(pe211) == budgets.FINDINGS_PER_CODE + 1  # the cap's own "more" finding
+    sibling = [path for path, _ in result.outside_checks if "sib-" in path]
+    assert len(sibling) == budgets.SIBLING_FILE_CHECKS

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from plugin_eval import regexes
 from plugin_eval.analysis import Facts
-from plugin_eval.document import SkillDocument
+from plugin_eval.document import Prose, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, Rule
-from plugin_eval.textsearch import Columns
 
 HEAD = (
     "---\nname: example-skill\ndescription: Builds Grafana dashboards. Use when adding a "
@@ -26,33 +25,45 @@ PANELS = "# Panels\n\nOne row per service.\n"
 
 # A code span that is only a relative path: a first folder, then at least one more part.
 SPAN_PATH = regexes.compile(r"(?:\./)?(?P<path>(?P<top>[\w-][\w.-]*)/[\w./-]*[\w])")
-# Words that make the path on their line an illustration, not a file the skill ships.
+# Words that make the path an illustration, not a file the skill ships (read around it).
 EXAMPLE = regexes.compile(
     r"\be\.g\.|\b(?:for\s+(?:example|instance)|examples?|such\s+as|like)\b", re.IGNORECASE
 )
-# A word that points the reader at a file, with no sentence end between it and the path.
+# A word that points the reader at a file (read in the path's sentence, before it).
 POINTER = regexes.compile(
-    r"(?:\b(?:see|refer(?:s|red)?|read|load|open|consult|reference)\b|→|->)[^.!?]*$",
-    re.IGNORECASE,
+    r"\b(?:see|refer(?:s|red)?|read|load|open|consult|reference)\b|→|->", re.IGNORECASE
 )
 # What may come before a path that heads a list item or a table cell: the marker, emphasis.
 LEADING = regexes.compile(r"\s*(?:[-*+]|\d{1,9}[.)]|\|)?\s*(?:\*\*|__|\*|_)?\s*")
 # Folders that hold a skill's own files whether or not this skill has one (the first two are
 # the specification's references/ and a common variant); any folder the skill has counts too.
 SKILL_FOLDERS = frozenset({"references", "reference"})
+# How far around a path its words are read, in characters: a line of any length costs no more.
+AROUND = 200
+# Code spans looked at for a sibling skill's name before a path it holds (on the path's line
+# or the two before it): at most this many names, among at most this many spans back.
+NEAR_NAMES = 4
+NEAR_SPANS = 16
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     listing = doc.listing
     seen: set[str] = set()
-    columns = Columns(doc.line_text)
-    # Built at the first path that is missing (most skills have none): links, and the code
-    # spans by line (a sibling skill named near a path).
+    # Built at the first path that is missing (most skills have none).
     linked: set[tuple[int, str]] | None = None
-    names: dict[int, list[str]] = {}
-    for span in doc.inline_code:
-        if "/" not in span.text:
-            continue  # no path: the cheap test before the pattern
+    by_name: dict[str, list[str]] | None = None
+    # Where each span stands on its line: found from where the last one ended, so a line
+    # holding thousands of spans is read once, not once per span.
+    after: dict[int, int] = {}
+    spans = doc.inline_code
+    for index, span in enumerate(spans):
+        line = doc.line_text(span.line)
+        at = line.find("`" + span.text, after.get(span.line, 0))
+        at = at + 1 if at >= 0 else line.find(span.text, after.get(span.line, 0))
+        if at >= 0:
+            after[span.line] = at + len(span.text)
+        if "/" not in span.text or at < 0:
+            continue  # no path (the cheap test before the pattern), or not found as written
         match = SPAN_PATH.fullmatch(span.text.strip())
         if match is None:
             continue
@@ -66,42 +77,57 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             continue
         if linked is None:
             linked = {(link.line, link.target) for link in doc.links}
-            for other in doc.inline_code:
-                names.setdefault(other.line, []).append(other.text.strip())
         if (span.line, match.group(0)) in linked:
             continue
-        line = doc.line_text(span.line)
-        if EXAMPLE.search(line.replace(f"`{span.text}`", " ")):
+        end = at + len(span.text)
+        start = max(0, at - AROUND)
+        if EXAMPLE.search(line, start, at) or EXAMPLE.search(line, end, end + AROUND):
             continue
-        before = line[: max(0, line.find(f"`{span.text}`"))]
         # Named as a file to open: after a word that points at it in the same sentence ("See
         # `…`", "refer to `…`", "→ `…`"), or heading an item of a list or table of files. A
         # path in a sentence about layout ("keeps its detail in `references/…`") is not.
-        if not POINTER.search(before) and not (
-            span.block in ("list", "table") and LEADING.fullmatch(before)
+        sentence = max(line.rfind(mark, start, at) for mark in ".!?") + 1
+        if not POINTER.search(line, max(start, sentence), at) and not (
+            span.block in ("list", "table") and LEADING.fullmatch(line, 0, max(0, at - 1))
         ):
             continue
         # "`lora-recipes`'s `references/mapping.md`": a file of a sibling skill named with it.
-        near_names = [n for at in range(span.line - 2, span.line + 1) for n in names.get(at, ())]
-        if any(facts.sibling_has(name, path) for name in near_names if "/" not in name):
+        if any(facts.sibling_has(name, path) for name in _names_before(spans, index)):
             continue
         seen.add(path)
-        column = columns.find(span.line, f"`{span.text}`") + 1
-        name = posixpath.basename(path).lower()
-        near = [f for f in listing.files if posixpath.basename(f).lower() == name]
+        if by_name is None:
+            by_name = {}
+            for f in listing.files:
+                by_name.setdefault(posixpath.basename(f).lower(), []).append(f)
+        near = by_name.get(posixpath.basename(path).lower(), [])
         if len(near) == 1:
             yield RULE.finding(
                 f"names '{path}', which is not in the skill folder; the file is '{near[0]}'",
                 span.line,
-                column,
+                at + 1,
                 fix=f"Write the file's path as it is: '{near[0]}'.",
             )
         else:
             yield RULE.finding(
                 f"names '{path}' as a file of the skill, and it is not in the skill folder",
                 span.line,
-                column,
+                at + 1,
             )
+
+
+def _names_before(spans: Sequence[Prose], index: int) -> list[str]:
+    """The code spans just before ``spans[index]``, on its line or the two before it, that
+    could name a sibling skill (no "/"): at most NEAR_NAMES of them, from the nearest, looking
+    back over at most NEAR_SPANS spans."""
+    line = spans[index].line
+    found: list[str] = []
+    for other in reversed(spans[max(0, index - NEAR_SPANS) : index]):
+        if other.line < line - 2 or len(found) == NEAR_NAMES:
+            break
+        text = other.text.strip()
+        if "/" not in text:
+            found.append(text)
+    return found
 
 
 RULE = Rule(
