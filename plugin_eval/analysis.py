@@ -191,10 +191,22 @@ class Facts:
     def named_skill_holding(self, path: str) -> NamedSkill | None:
         """The first skill the body names, beside this one, whose folder has ``path`` (relative
         and normalised, e.g. 'scripts/plot.py'): checked for existence only, never opened."""
-        for named in self.dependencies.named:
-            if named.exists and self.sibling_has(Path(named.path).parent.name, path):
+        for named in self._named_beside:
+            if self.sibling_has(Path(named.path).parent.name, path):
                 return named
         return None
+
+    @cached_property
+    def _named_beside(self) -> tuple[NamedSkill, ...]:
+        """The named skills that are beside this one, each once, the first few: what a script
+        or file is looked for in (a body naming thousands of skills costs no more)."""
+        first: dict[str, NamedSkill] = {}
+        for named in self.dependencies.named:
+            if named.exists and named.path not in first:
+                first[named.path] = named
+                if len(first) == budgets.NAMED_SKILLS_SEARCHED:
+                    break
+        return tuple(first.values())
 
     def sibling_has(self, skill: str, path: str) -> bool:
         """Whether the folder ``skill`` beside this skill's has ``path`` (relative and

@@ -52,3 +52,5 @@ LINKED_FILE_BYTES = 512 * 1024
 # Files looked for in sibling skills, per skill (a script or reference the body points to that
 # a sibling ships): existence checks only, and no more than this however many the body names.
 SIBLING_FILE_CHECKS = 256
+# Of the skills a body names, how many (each once, in order) a missing script is looked for in.
+NAMED_SKILLS_SEARCHED = 16

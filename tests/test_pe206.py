@@ -53,3 +53,20 @@ def test_a_path_that_climbs_out_is_never_looked_for_in_a_sibling(tmp_path: Path)
     result = score_skill(tmp_path / "lab-report", Config(), "lab-report")
     assert [f for f in result.findings if f.code == "PE206"] == []
     assert not any(path.endswith("x.py") for path, _ in result.outside_checks)
+
+
+def test_a_script_is_looked_for_in_a_bounded_number_of_named_skills(tmp_path: Path) -> None:
+    from plugin_eval import budgets
+
+    many = budgets.NAMED_SKILLS_SEARCHED + 4
+    names = "".join(f"Use the `helper-{i}` skill for step {i}.\n" for i in range(many))
+    skill = SKILL.replace("Use the `figure-maker` skill to draw each figure:\n", names)
+    files = {"lab-report/SKILL.md": skill}
+    for i in range(many):
+        files[f"helper-{i}/SKILL.md"] = SIBLING.replace("figure-maker", f"helper-{i}")
+    files[f"helper-{many - 1}/scripts/draw_figure.py"] = "print('ok')\n"  # past the bound
+    write_files(tmp_path, files)
+    result = score_skill(tmp_path / "lab-report", Config(), "lab-report")
+    looked = [path for path, _ in result.outside_checks if path.endswith("draw_figure.py")]
+    assert len(looked) == budgets.NAMED_SKILLS_SEARCHED
+    assert [f for f in result.findings if f.code == "PE206"] == []
