@@ -210,6 +210,24 @@ def test_an_exact_reply_template_reads_as_an_output_contract(make_skill: MakeSki
     assert evidence[0].label.startswith("band: worker with prose-only output")
 
 
+def test_a_boxed_template_after_provide_is_an_output_contract(make_skill: MakeSkill) -> None:
+    body = (
+        "# Scenarios\n\n## Analyse each branch\n\nFor each branch, provide:\n\n```\n"
+        "╔══════════════════════════╗\n║  BRANCH: [name]          ║\n"
+        "║  Probability: [X%]       ║\n║  • Trigger: [signal]      ║\n"
+        "╚══════════════════════════╝\n```\n"
+    )
+    evidence = score(make_skill(HEAD + body)).subscores["orchestration_wiring"].evidence
+    assert (evidence[0].label, evidence[0].line) == (
+        "band: documented contract, 1 exact output template(s) (0.60–0.79)",
+        12,
+    )
+    # The same block after a line that does not call it the reply is an illustration.
+    other = body.replace("For each branch, provide:", "A branch once looked like this:")
+    evidence = score(make_skill(HEAD + other)).subscores["orchestration_wiring"].evidence
+    assert evidence[0].label.startswith("band: worker with prose-only output")
+
+
 def _orchestration_evidence(body: str, make_skill: MakeSkill) -> list[tuple[str, int | None]]:
     sub = score(make_skill(HEAD + body)).subscores["orchestration_wiring"]
     return [(e.label, e.line) for e in sub.evidence]

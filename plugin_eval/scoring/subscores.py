@@ -207,7 +207,7 @@ FIELD_ITEM = regexes.compile(
 
 # A labelled placeholder line of a reply template: "Position: [one sentence]", "- **Risk**:
 # <what could fail>", "Confidence: {High|Medium|Low}".
-_PLACEHOLDER_LINE = regexes.compile(r"^\s*[-*#>]*\s*\**[\w][\w ()/'-]{0,40}\**\s*:\s*[\[<{]", re.M)
+_PLACEHOLDER_LINE = regexes.compile(r"^\s*[^\w\s]*\s*\**[\w][\w ()/'-]{0,40}\**\s*:\s*[\[<{]", re.M)
 # How each match of _PLACEHOLDER_LINE ends; such ends never overlap, so a block holds as many
 # of them as it holds matches at least. ``re`` skips to each colon, where the ^ of the line
 # regex is tried at every position of the block.
@@ -215,7 +215,7 @@ _PLACEHOLDER_END = regexes.compile(r":\s*[\[<{]")
 # The prose right before a block that says the block is the reply's shape.
 _TEMPLATE_INTRO = regexes.compile(
     r"\b(?:format|template|contract|deliver\w*|respond\w*|repl(?:y|ies)|output\w*|"
-    r"report\w*|return\w*|produce\w*|structure\w*)\b",
+    r"report\w*|return\w*|produce\w*|provide\w*|structure\w*)\b",
     re.IGNORECASE,
 )
 
