@@ -35,9 +35,10 @@ POINTER = regexes.compile(
 )
 # What may come before a path that heads a list item or a table cell: the marker, emphasis.
 LEADING = regexes.compile(r"\s*(?:[-*+]|\d{1,9}[.)]|\|)?\s*(?:\*\*|__|\*|_)?\s*")
-# Folders that hold a skill's own files whether or not this skill has one (the first two are
-# the specification's references/ and a common variant); any folder the skill has counts too.
-SKILL_FOLDERS = frozenset({"references", "reference"})
+# Folders that hold a skill's own files whether or not this skill has one: the
+# specification's references/, assets/ and scripts/, and a common variant of the first; any
+# folder the skill has counts too.
+SKILL_FOLDERS = frozenset({"references", "reference", "assets", "scripts"})
 # How far around a path its words are read, in characters: a line of any length costs no more.
 AROUND = 200
 # Code spans looked at for a sibling skill's name before a path it holds (on the path's line
@@ -138,9 +139,10 @@ RULE = Rule(
     subscore="structural_completeness",
     summary='A file that the body points to in a code span ("See `references/api.md`", '
     '"refer to `assets/dashboard.json`", or heading an item of a list or table of files) is '
-    "in the skill folder: the span is only a relative path, under references/ (or "
-    "reference/) or under a folder the skill has. Each missing path is reported once, at its "
-    "first mention; where a file of that name is elsewhere in the skill, the finding names it.",
+    "in the skill folder: the span is only a relative path, under references/, assets/ or "
+    "scripts/ (or reference/), or under another folder the skill has. Each missing path is "
+    "reported once, at its first mention; where a file of that name is elsewhere in the "
+    "skill, the finding names it.",
     why="The model opens the file the body points to when it needs the detail, and finds "
     "nothing. Links and prose paths are ORPHAN_REFERENCE's (PE201), which leaves code alone.",
     fix="Add the file, correct the path, or drop the mention.",
@@ -157,14 +159,15 @@ RULE = Rule(
     ),
     source="plugin-eval; Agent Skills specification (references/, assets/)",
     limits="Only a span that is a path and nothing else is read (`references/api.md`, not "
-    "`cat references/api.md`; commands that run scripts are MISSING_SCRIPT's, PE206). A path "
-    "under a folder the skill does not have (other than references/) may be the user's "
-    "project's, and is not checked: `assets/logo.png` in a skill with no assets/ is missed. "
-    "A line that calls the path an example ('e.g.', 'such as', 'for example') is not read, "
-    "nor a path in a sentence that does not point to it (no 'see', 'refer to', 'read', "
-    "'open', 'load', 'consult', '→' before it, and not heading a list item or table "
-    "cell). A path that a sibling skill named in a code span on its line or the two before holds is that skill's ('`lora-recipes`'s `references/mapping.md`'), checked for "
-    "existence only.",
+    "`cat references/api.md`; commands that run scripts are MISSING_SCRIPT's, PE206), and "
+    "only where its sentence points to it (no 'see', 'refer to', 'read', 'open', 'load', "
+    "'consult', '→' before it, and not heading a list item or table cell: a path in a "
+    "sentence about layout is not a claim). A path under a folder other than references/, "
+    "assets/ or scripts/ that the skill does not have (`docs/`, `src/`) may be the user's "
+    "project's and is not checked; 'See `scripts/setup.sh` in your repository' is reported. "
+    "A line that calls the path an example ('e.g.', 'such as', 'for example') is not read. A "
+    "path that a sibling skill named in a code span just before it holds is that skill's "
+    "('`lora-recipes`'s `references/mapping.md`'), checked for existence only.",
     links=(sources.SPEC,),
     check=check,
 )
