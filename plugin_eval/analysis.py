@@ -168,6 +168,21 @@ def _on_disk(folder: Path, rel: str) -> RefStatus:
     return RefStatus.OK
 
 
+def _lexists_unlinked(folder: str, path: str) -> bool:
+    """Whether ``path`` (relative, normalised) is in ``folder`` with no symlink on the way: the
+    folder and every part of the path are looked at with lstat, so no link is followed."""
+    at = folder
+    for part in ["", *path.split("/")]:
+        at = os.path.join(at, part) if part else at
+        try:
+            info = os.lstat(at)
+        except OSError:
+            return False
+        if stat.S_ISLNK(info.st_mode):
+            return False
+    return True
+
+
 # A sibling skill's folder name as a body writes it: no separator, no "." or ".." alone.
 _FOLDER_NAME = regexes.compile(r"[\w][\w.-]{0,127}")
 
@@ -223,7 +238,9 @@ class Facts:
         if found is None:
             if len(self.sibling_files) >= budgets.SIBLING_FILE_CHECKS:
                 return False  # a body naming thousands of skills costs no more than this
-            found = self.sibling_files[target] = os.path.lexists(target)
+            found = self.sibling_files[target] = _lexists_unlinked(
+                os.path.join(self.doc.folder.parent, skill), path
+            )
         return found
 
     @cached_property

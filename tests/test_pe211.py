@@ -75,3 +75,16 @@ def test_a_body_naming_thousands_of_siblings_costs_a_bounded_number_of_checks(
     assert len(pe211) == budgets.FINDINGS_PER_CODE + 1  # the cap's own "more" finding
     sibling = [path for path, _ in result.outside_checks if "sib-" in path]
     assert len(sibling) == budgets.SIBLING_FILE_CHECKS
+
+
+def test_no_symlink_is_followed_into_or_out_of_a_sibling(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    write_files(outside, {"references/layouts.md": "# Layouts\n"})
+    body = "For the layouts, see `probe-maps`'s `references/layouts.md`.\n"
+    write_files(tmp_path / "tree", {"spike-sorting/SKILL.md": HEAD + body})
+    (tmp_path / "tree" / "probe-maps").symlink_to(outside, target_is_directory=True)
+    result = score_skill(tmp_path / "tree" / "spike-sorting", Config(), "spike-sorting")
+    # The sibling is a link out of the tree: not looked into, so the path is this skill's.
+    assert [f.line for f in result.findings if f.code == "PE211"] == [8]
+    layouts = str(tmp_path / "tree" / "probe-maps" / "references" / "layouts.md")
+    assert (layouts, False) in result.outside_checks
