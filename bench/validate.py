@@ -11,7 +11,8 @@ on and a half that is only measured (split.json); this script reports the measur
 unless told otherwise, and ``--round N`` keeps one round's skills.
 
 Prints, per dimension: Spearman's rho and the mean absolute error of the tool's static
-score against the labels (with the two rating passes' own agreement for reference); and per
+score against the labels (with the two rating passes' own agreement for reference, and a 95 %
+bootstrap interval of rho: how far the figure could move on another draw of skills); and per
 rule: how many of its findings were labelled real, false, debatable or not labelled yet
 (findings the labelling never saw, because the rule changed since), its precision (real /
 labelled, debatable counted as not real), and its precision among the findings the labels
@@ -27,7 +28,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from scipy.stats import spearmanr
+import numpy as np
+from scipy.stats import bootstrap, spearmanr
 
 HERE = Path(__file__).resolve().parent / "validation"
 sys.path.insert(0, str(HERE.parents[1]))
@@ -80,6 +82,30 @@ def score(ids: list[str]) -> dict[str, Any]:
     return out
 
 
+def _rho(x: np.ndarray, y: np.ndarray) -> float:
+    """Spearman's rho; 0 for a resample in which either side is constant (many tied scores
+    can draw one), where no order is there to agree with."""
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return 0.0
+    return float(spearmanr(x, y).statistic)
+
+
+def rho_interval(tool: list[Any], truth: list[float]) -> tuple[float, float]:
+    """A 95 % percentile bootstrap interval of Spearman's rho, skills resampled in pairs (2,000
+    resamples, a fixed seed: the same labels and scores always print the same interval)."""
+    result = bootstrap(
+        (np.asarray(tool, dtype=float), np.asarray(truth, dtype=float)),
+        _rho,
+        paired=True,
+        vectorized=False,
+        n_resamples=2000,
+        method="percentile",
+        rng=np.random.default_rng(0),
+    )
+    ci = result.confidence_interval
+    return float(ci.low), float(ci.high)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--half", choices=("measure", "tune", "all"), default="measure")
@@ -107,6 +133,7 @@ def main() -> int:
     print(f"validation set: {len(ids)} skills ({args.half} half{which}, of {len(one)})\n")
     print(
         f"{'dimension':24} {'rho vs labels':>13} {'MAE':>6} {'passes rho':>10} {'passes MAE':>10}"
+        f"  {'rho 95% CI':>12}"
     )
     for dim in DIMENSIONS:
         a = [one[i][dim] for i in ids]
@@ -120,7 +147,11 @@ def main() -> int:
         truth = [labels[i][dim] for i in ids]
         rho = spearmanr(tool, truth).statistic
         mae = sum(abs(float(t) - y) for t, y in zip(tool, truth, strict=True)) / len(ids)
-        print(f"{dim:24} {rho:13.2f} {mae:6.3f} {agree:10.2f} {between:10.3f}")
+        low, high = rho_interval(tool, truth)
+        print(
+            f"{dim:24} {rho:13.2f} {mae:6.3f} {agree:10.2f} {between:10.3f}"
+            f"  {f'{low:.2f} – {high:.2f}':>12}"
+        )
         if args.worst:
             worst = sorted(ids, key=lambda i: -abs(float(scored[i]["dims"][dim]) - labels[i][dim]))
             for i in worst[: args.worst]:

@@ -79,5 +79,7 @@ def test_validate_py_measures_a_round_from_the_repository() -> None:
     for dim in ("triggering_accuracy", "orchestration_fitness"):
         rho, mae = float(rows[dim][0]), float(rows[dim][1])
         assert -1.0 <= rho <= 1.0 and 0.0 <= mae <= 1.0
+        low, dash, high = rows[dim][-3:]  # the 95 % bootstrap interval of rho
+        assert dash == "–" and -1.0 <= float(low) <= rho <= float(high) <= 1.0
     assert rows["scope_calibration"][:2] == ["not", "measured"]
     assert "PE204" in done.stdout  # the precision table lists the rules that fired
