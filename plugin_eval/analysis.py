@@ -171,14 +171,11 @@ def _on_disk(folder: Path, rel: str) -> RefStatus:
 def _lexists_unlinked(folder: str, path: str) -> bool:
     """Whether ``path`` (relative, normalised) is in ``folder`` with no symlink on the way: the
     folder and every part of the path are looked at with lstat, so no link is followed."""
-    at = folder
-    for part in ["", *path.split("/")]:
-        at = os.path.join(at, part) if part else at
+    for at in accumulate(path.split("/"), os.path.join, initial=folder):
         try:
-            info = os.lstat(at)
+            if stat.S_ISLNK(os.lstat(at).st_mode):
+                return False
         except OSError:
-            return False
-        if stat.S_ISLNK(info.st_mode):
             return False
     return True
 
@@ -203,25 +200,18 @@ class Facts:
         path, and whether it is there. The cache re-checks them (engine._outside_checks)."""
         return {}
 
-    def named_skill_holding(self, path: str) -> NamedSkill | None:
-        """The first skill the body names, beside this one, whose folder has ``path`` (relative
-        and normalised, e.g. 'scripts/plot.py'): checked for existence only, never opened."""
-        for named in self._named_beside:
-            if self.sibling_has(Path(named.path).parent.name, path):
-                return named
-        return None
+    def named_skill_holding(self, path: str) -> str | None:
+        """The folder name of the first skill the body names, beside this one, whose folder has
+        ``path`` (relative and normalised, e.g. 'scripts/plot.py'): checked for existence only,
+        never opened."""
+        return next((name for name in self._named_beside if self.sibling_has(name, path)), None)
 
     @cached_property
-    def _named_beside(self) -> tuple[NamedSkill, ...]:
-        """The named skills that are beside this one, each once, the first few: what a script
-        or file is looked for in (a body naming thousands of skills costs no more)."""
-        first: dict[str, NamedSkill] = {}
-        for named in self.dependencies.named:
-            if named.exists and named.path not in first:
-                first[named.path] = named
-                if len(first) == budgets.NAMED_SKILLS_SEARCHED:
-                    break
-        return tuple(first.values())
+    def _named_beside(self) -> tuple[str, ...]:
+        """The folder names of the named skills that are beside this one, each once, the first
+        few: where a script or file is looked for (a body naming thousands costs no more)."""
+        first = dict.fromkeys(Path(n.path).parent.name for n in self.dependencies.named if n.exists)
+        return tuple(first)[: budgets.NAMED_SKILLS_SEARCHED]
 
     def sibling_has(self, skill: str, path: str) -> bool:
         """Whether the folder ``skill`` beside this skill's has ``path`` (relative and
@@ -233,14 +223,13 @@ class Facts:
             or skill == self.doc.folder.name
         ):
             return False
-        target = os.path.join(self.doc.folder.parent, skill, path)
+        folder = os.path.join(self.doc.folder.parent, skill)
+        target = os.path.join(folder, path)
         found = self.sibling_files.get(target)
         if found is None:
             if len(self.sibling_files) >= budgets.SIBLING_FILE_CHECKS:
                 return False  # a body naming thousands of skills costs no more than this
-            found = self.sibling_files[target] = _lexists_unlinked(
-                os.path.join(self.doc.folder.parent, skill), path
-            )
+            found = self.sibling_files[target] = _lexists_unlinked(folder, path)
         return found
 
     @cached_property

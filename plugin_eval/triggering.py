@@ -748,11 +748,7 @@ def _phrase(match: re.Match[str], text: str) -> str:
 
 
 def _quote(contexts: list[Context] | tuple[Context, ...], limit: int = 4) -> str:
-    shown = [f'"{_short(c.text)}"' for c in contexts[:limit]]
+    shown = [f'"{one_line(c.text, 48)}"' for c in contexts[:limit]]
     if len(contexts) > limit:
         shown.append(f"+{len(contexts) - limit} more")
     return ", ".join(shown)
-
-
-def _short(text: str, width: int = 48) -> str:
-    return one_line(text, width)

@@ -30,6 +30,7 @@ from plugin_eval.report.neutral import command_free, terminal, visible
 from plugin_eval.report.scored import badge_text, below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
+from plugin_eval.textsearch import one_line
 from plugin_eval.vocabulary import Kind
 
 if TYPE_CHECKING:
@@ -390,7 +391,7 @@ def render_judge(console: Console, report: Report, explain: bool = False) -> Non
             f"    {d.name:<22} {d.score:.2f} ± {d.spread or 0:.2f} [dim](bands {bands})[/]" + capped
         )
         for quote in d.quotes if explain else d.quotes[:1]:
-            line(f"      [dim]“{terminal(_clip(quote))}”[/]", 6)
+            line(f"      [dim]“{terminal(one_line(quote, 80))}”[/]", 6)
         if d.dropped_quotes:
             line(f"      [dim]{d.dropped_quotes} quote(s) not in the skill, dropped[/]", 6)
     line(_usage(j.usage))
@@ -477,7 +478,7 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
         picked = _counts(p.picked) or "—"
         line(
             f"    [{style}]{p.outcome:<13}[/] {expected:<14} picked {picked}  "
-            f"[dim]{terminal(_clip(p.prompt))}[/]"
+            f"[dim]{terminal(one_line(p.prompt, 80))}[/]"
         )
     if not explain and len(wrong) > MISSED_SHOWN:
         line(f"    [dim]+{len(wrong) - MISSED_SHOWN} more (--explain or --output json)[/]")
@@ -486,11 +487,6 @@ def render_monte_carlo(console: Console, report: Report, explain: bool = False) 
             line(f"  [bold]{name}[/] {sub.score:.2f} → {sub.feeds}", 2)
             for e in sub.evidence:
                 console.print(Hanging(f"      {e.points:+.2f}  {terminal(e.label)}", 13))
-
-
-def _clip(text: str, width: int = 80) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def console_for(options: RenderOptions) -> tuple[Console, io.StringIO]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterator
-from pathlib import PurePath
 
 from plugin_eval import regexes
 from plugin_eval.analysis import Facts
@@ -57,13 +56,12 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             column = columns.find(at_line, match.group(0))
             near = [f for f in listing.under("scripts") if f.startswith(path + ".")]
             if owner is not None:
-                skill = PurePath(owner.path).parent.name
                 yield RULE.finding(
-                    f"runs '{path}', which is not in the skill folder: it is the '{skill}' "
+                    f"runs '{path}', which is not in the skill folder: it is the '{owner}' "
                     "skill's, and the command runs it from this skill's folder",
                     at_line,
                     column,
-                    fix=f"Point the command at the '{skill}' skill's copy, or ship the script "
+                    fix=f"Point the command at the '{owner}' skill's copy, or ship the script "
                     "in this skill's scripts/.",
                 )
             elif len(near) == 1:

@@ -30,7 +30,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
-from plugin_eval.textsearch import LazyRegex, newlines, occurrences, word_openings
+from plugin_eval.textsearch import LazyRegex, newlines, occurrences, one_line, word_openings
 
 # Between two words: spaces and line breaks, and the emphasis and quote marks Markdown puts
 # between them ("**ignore** all _previous_ instructions", a blockquote's "> "). Bounded, so
@@ -648,8 +648,7 @@ _SHOWN = 60
 
 def shown(words: str) -> str:
     """The matched words on one line, markup dropped, cut short: hostile text, quoted briefly."""
-    flat = " ".join(re.sub(r"[*_~>`]+", " ", words).split())
-    return flat if len(flat) <= _SHOWN else flat[: _SHOWN - 1] + "…"
+    return one_line(re.sub(r"[*_~>`]+", " ", words), _SHOWN)
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:

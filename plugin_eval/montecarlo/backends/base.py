@@ -6,6 +6,8 @@ from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
+from plugin_eval.textsearch import one_line
+
 _T = TypeVar("_T")
 
 NONE_TOOL = "none"
@@ -166,8 +168,7 @@ async def sdk_request(sdk: Any, request: Awaitable[_T]) -> _T:
 
 
 def short(text: str, width: int = 200) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return one_line(str(text), width)
 
 
 SDKS = {"anthropic": ("anthropic", "ANTHROPIC_API_KEY"), "openai": ("openai", "OPENAI_API_KEY")}
