@@ -7,6 +7,7 @@ earns nothing.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from itertools import groupby
 
 from plugin_eval import regexes
 from plugin_eval.budgets import LISTING_CHARS
+from plugin_eval.reference_words import reference_counts
 from plugin_eval.textsearch import LazyRegex, at_word_starts, one_line
 
 # Clear statements of when to use a skill. Matched case-insensitively on the
@@ -618,6 +620,7 @@ def analyse(
     # ("when a job OOMs on unified memory") routes better than three broad ones.
     if n >= 1:
         score += _richness(specific, contributions)
+        score += _claimed(specific, contributions)
     if n >= 1 and boundary:
         contributions.append(
             Contribution("says when not to use it, or what to use instead (disambiguates)", 0.05)
@@ -676,6 +679,47 @@ def _richness(contexts: list[Context], contributions: list[Contribution]) -> flo
     points = round(0.04 * (mean - 2.5), 4)
     contributions.append(
         Contribution(f"its contexts name {mean:.1f} specific thing(s) each on average", points)
+    )
+    return points
+
+
+def description_stems(text: str) -> set[str]:
+    """The words of a description as contexts hold them: stop words left out, stemmed."""
+    return {_stem(w) for w in words_of(text) if w not in STOPWORDS}
+
+
+# A context routes by its most distinctive word: the one of its words that the fewest published
+# descriptions of the reference table use. Each context loses CLAIMED_POINTS per unit of
+# ln(1 + that count), averaged over the contexts and down to CLAIMED_FLOOR: nothing for a word
+# no published description uses, -0.05 for one that 2 use, -0.15 once 19 do ("api" is in 39,
+# "design" in 80). Only English contexts are read: the table is made of English descriptions,
+# and every word of another language would look unheard of.
+CLAIMED_POINTS = 0.05
+CLAIMED_FLOOR = -0.15
+
+
+def _claimed(contexts: list[Context], contributions: list[Contribution]) -> float:
+    """How far the contexts' most distinctive words set the skill apart from the published
+    skills around it: contexts whose rarest word dozens of skills use ("designing APIs",
+    "improving application reliability") separate it from few neighbours."""
+    total, counts = reference_counts()
+    rarest: list[tuple[int, str]] = []
+    for ctx in contexts:
+        if ctx.words and all(w.isascii() for w in ctx.words):
+            rarest.append(min((counts.get(w, 0), w) for w in ctx.words))
+    if not rarest:
+        return 0.0
+    mean = sum(math.log1p(n) for n, _ in rarest) / len(rarest)
+    points = round(max(CLAIMED_FLOOR, -CLAIMED_POINTS * mean), 4)
+    if not points:
+        return 0.0
+    shown = ", ".join(f"'{w}' {n}" for n, w in sorted(set(rarest), reverse=True)[:4])
+    contributions.append(
+        Contribution(
+            f"how many of {total} published skill descriptions share each context's most"
+            f" distinctive word ({shown}): the more, the fewer neighbours it sets it apart from",
+            points,
+        )
     )
     return points
 

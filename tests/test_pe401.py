@@ -142,3 +142,46 @@ def test_a_linked_supporting_file_still_silences_it(tmp_path: Path) -> None:
         },
     )
     assert [f for f in score_skill(folder, Config(), "x").findings if f.code == "PE401"] == []
+
+
+RELATED = (
+    "\n## Related Skills\n\n"
+    "- `invoice-reconcile` - For matching exports against bank statements\n"
+    "- [ledger-close](../ledger-close/SKILL.md) — Close the month once every export is filed\n"
+)
+
+
+def _with_siblings(tmp_path: Path, tail: str, siblings: tuple[str, ...]) -> list[Finding]:
+    skills = tmp_path / "skills"
+    for name in siblings:
+        write_files(skills / name, {"SKILL.md": f"---\nname: {name}\ndescription: x\n---\n"})
+    write_files(skills / "invoice-export", {"SKILL.md": to_the_cut(HEAD) + tail})
+    result = score_skill(skills / "invoice-export", Config(), "invoice-export")
+    return [f for f in result.findings if f.code == "PE401"]
+
+
+def test_a_list_of_related_skills_beside_it_is_not_a_loss(tmp_path: Path) -> None:
+    # The harness lists every installed skill by itself: the pointers lose nothing.
+    assert _with_siblings(tmp_path, RELATED, ("invoice-reconcile", "ledger-close")) == []
+
+
+def test_a_related_list_naming_a_skill_that_is_not_beside_it_is_a_loss(tmp_path: Path) -> None:
+    # ledger-close is not there: its line is new, and the cut is reported at the cut line
+    # (9 + 77 steps + the paragraph + 1 = 88).
+    [finding] = _with_siblings(tmp_path, RELATED, ("invoice-reconcile",))
+    assert (finding.path, finding.line, finding.column) == ("invoice-export/SKILL.md", 88, None)
+    assert ": the end of 'Checks' and the section 'Related Skills'; SKILL" in finding.message
+
+
+def test_instructions_after_a_related_skill_are_a_loss(tmp_path: Path) -> None:
+    tail = RELATED + "\nAfter the export, post the file's checksum in the finance channel.\n"
+    [finding] = _with_siblings(tmp_path, tail, ("invoice-reconcile", "ledger-close"))
+    assert finding.line == 88
+    # A long gloss is instruction, not a pointer.
+    long = (
+        "\n## Related Skills\n\n- `invoice-reconcile` - "
+        + " ".join(["run it"] * 13)
+        + " before the export\n"
+    )
+    [finding] = _with_siblings(tmp_path / "b", long, ("invoice-reconcile",))
+    assert finding.line == 88

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from unittest.mock import patch
 
@@ -141,7 +142,7 @@ def test_when_to_use_field_counts_as_a_trigger(make_skill: MakeSkill) -> None:
     )
     result = score(folder)
     assert "PE102" not in codes(result)
-    assert result.subscores["frontmatter_quality"].score >= 0.80
+    assert result.subscores["frontmatter_quality"].score >= 0.75
 
 
 @pytest.mark.parametrize("extra", ["disable-model-invocation: true\n", "paths: ['**/*.csv']\n"])
@@ -240,3 +241,56 @@ def test_term_lookahead_changes_no_term(text: str) -> None:
     filtered = technical_terms(text)
     with patch.object(triggering, "_TERM", _UNFILTERED_TERM):
         assert technical_terms(text) == filtered
+
+
+# How widely published descriptions share each context's most distinctive word (_claimed).
+SHARED = (100, {"tuning": 3, "dashboard": 20, "reviewing": 7, "alert": 50, "scaling": 7})
+
+
+def test_contexts_lose_points_by_how_many_published_descriptions_share_their_rarest_word() -> None:
+    with patch.object(triggering, "reference_counts", lambda: SHARED):
+        result = analyse("Use when tuning dashboards, reviewing alerts, or scaling clusters.")
+    claimed = [c for c in result.contributions if "published skill descriptions" in c.label]
+    # Each context's rarest word: tuning (3), reviewing (7), and cluster (0, which no
+    # published description uses, before scaling's 7): the mean of ln(1 + count).
+    expected = -0.05 * (math.log(4) + math.log(8) + math.log(1)) / 3
+    assert [c.points for c in claimed] == [round(expected, 4)]
+    assert "('reviewing' 7, 'tuning' 3, 'cluster' 0)" in claimed[0].label
+    assert "of 100 published" in claimed[0].label
+
+
+def test_contexts_every_published_description_shares_lose_at_most_the_floor() -> None:
+    common = (100, dict.fromkeys(["tuning", "dashboard", "reviewing", "alert"], 100))
+    with patch.object(triggering, "reference_counts", lambda: common):
+        result = analyse("Use when tuning dashboards or reviewing alerts.")
+    assert [c.points for c in result.contributions if "published" in c.label] == [-0.15]
+
+
+def test_contexts_no_published_description_shares_lose_nothing() -> None:
+    with patch.object(triggering, "reference_counts", lambda: (100, {})):
+        result = analyse("Use when tuning dashboards, reviewing alerts, or scaling clusters.")
+    assert not [c for c in result.contributions if "published" in c.label]
+
+
+def test_contexts_in_other_languages_are_not_read_against_the_english_table() -> None:
+    with patch.object(triggering, "reference_counts", lambda: SHARED):
+        result = analyse("当需要调优仪表盘、审查告警或扩展集群时使用。用于监控平台运维。")
+    assert result.has_trigger
+    assert not [c for c in result.contributions if "published" in c.label]
+
+
+def test_shipped_table_ranks_contexts_every_skill_claims_below_named_ones() -> None:
+    """With the shipped table: the same shape of description, three contexts each, scores
+    lower when its contexts are words dozens of published skills use."""
+    broad = analyse("Use when designing APIs, building web applications, or improving performance.")
+    named = analyse(
+        "Use when writing PromQL recording rules, tuning Alertmanager routes, or sizing Thanos "
+        "retention."
+    )
+    assert broad.band == named.band == "excellent"
+    points = {
+        id(r): sum(c.points for c in r.contributions if "published" in c.label)
+        for r in (broad, named)
+    }
+    assert points[id(broad)] < points[id(named)] <= 0
+    assert points[id(broad)] <= -0.10

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.budgets import CODEX_BYTES
 from plugin_eval.document import Link, SkillDocument
@@ -18,7 +19,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if size <= CODEX_BYTES or facts.linked_detail:
         return
     cut = doc.raw[:CODEX_BYTES].count(b"\n") + 1
-    if _only_repeats(doc, cut):
+    if _only_repeats(doc, facts, cut):
         return
     lost = size - CODEX_BYTES
     yield RULE.finding(
@@ -30,12 +31,25 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     )
 
 
-def _only_repeats(doc: SkillDocument, cut: int) -> bool:
+# A list item that points to another skill: "- [name](../name/SKILL.md) — gloss" or
+# "- `name` - For gloss", the name in a link, code span or bold, then at most a short gloss.
+_SKILL_ITEM = regexes.compile(
+    r"(?:[-*+]|\d{1,3}[.)])\s+(?:\[[^\]]{1,128}\]\((?P<target>[^)\s]{1,256})\)|`(?P<code>[^`]{1,128})`"
+    r"|\*\*(?P<bold>[^*]{1,128})\*\*)\s*(?:[-–—:]\s*)?(?P<gloss>.{0,300})"
+)
+_SKILL_TARGET = regexes.compile(r"\.\./(?P<name>[^/]{1,128})(?:/(?:SKILL\.md)?)?")
+GLOSS_WORDS = 25
+
+
+def _only_repeats(doc: SkillDocument, facts: Facts, cut: int) -> bool:
     """Whether every line from ``cut`` on (the line the cut falls in included) is blank, a
-    code fence, a line that appears before the cut, or a recap of links given before it: then
-    the cut loses nothing. Stops at the first line that says something new."""
+    code fence, a line that appears before the cut, a recap of links given before it, or an
+    item of a list of other skills beside this one, or its heading ("Related skills"): then
+    the cut loses nothing (the harness lists every installed skill by itself). Stops at the
+    first line that says something new."""
     # Only lines before the cut are read whole, and the cut falls within 8,000 bytes.
     kept = {" ".join(line.split()) for line in doc.lines[: cut - 1]}
+    headings = {h.line for h in doc.headings if h.line >= cut}
     targets = {link.target for link in doc.links if link.line < cut}
     links: dict[int, list[Link]] = {}
     for link in doc.links:
@@ -43,7 +57,9 @@ def _only_repeats(doc: SkillDocument, cut: int) -> bool:
             links.setdefault(link.line, []).append(link)
     for number in range(cut, len(doc.lines) + 1):
         line = " ".join(doc.lines[number - 1].split())
-        if not line.strip("`~") or line in kept:
+        if not line.strip("`~") or line in kept or _names_a_skill_beside(line, facts):
+            continue
+        if number in headings and _heads_a_skill_list(doc, facts, number):
             continue
         given = links.get(number, ())
         if not given or any(link.target not in targets for link in given):
@@ -53,6 +69,29 @@ def _only_repeats(doc: SkillDocument, cut: int) -> bool:
         if any(ch.isalpha() for ch in line):  # words besides the links (or another link form)
             return False
     return True
+
+
+def _heads_a_skill_list(doc: SkillDocument, facts: Facts, heading: int) -> bool:
+    """Whether the first line with text after the heading on line ``heading`` names a skill
+    beside this one (the heading titles a "Related skills" list, and says nothing itself)."""
+    following = (line for line in doc.lines[heading:] if line.strip())
+    first = next(following, None)
+    return first is not None and _names_a_skill_beside(" ".join(first.split()), facts)
+
+
+def _names_a_skill_beside(line: str, facts: Facts) -> bool:
+    """Whether ``line`` (white space folded) is a list item that names a skill beside this one,
+    by a link to its folder or SKILL.md, or by its name in a code span or bold, with at most a
+    short gloss after it."""
+    match = _SKILL_ITEM.fullmatch(line)
+    if match is None or len(match["gloss"].split()) > GLOSS_WORDS:
+        return False
+    if match["target"] is not None:
+        target = _SKILL_TARGET.fullmatch(match["target"])
+        name = target["name"] if target is not None else None
+    else:
+        name = match["code"] or match["bold"]
+    return name is not None and facts.sibling_has(name, "SKILL.md")
 
 
 def _without_link(line: str, target: str) -> str:
@@ -112,7 +151,8 @@ RULE = Rule(
     limits="Bytes of SKILL.md are counted, frontmatter included; a linked supporting file "
     "silences it, whether or not the text after the cut also exists there. Text after the cut "
     "that only repeats lines before it, or recaps links given before it, is not a loss and is "
-    "not reported; text that says the same thing in other words is.",
+    'not reported, nor is a list of other skills beside it ("Related skills": the harness '
+    "lists every installed skill by itself); text that says the same thing in other words is.",
     settings=(Setting("CODEX_BYTES", "the bytes of SKILL.md Codex reads into its context"),),
     links=(sources.CODEX_SKILLS,),
     check=check,

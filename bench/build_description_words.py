@@ -1,0 +1,81 @@
+"""Build the reference table of description words (plugin_eval/description_words.json).
+
+    python bench/build_description_words.py SKILLS_FOLDER [--source TEXT]
+
+Reads the ``description`` of every SKILL.md under SKILLS_FOLDER (with a safe YAML loader,
+through python-frontmatter) and counts, for each word as the triggering analysis reads it
+(``triggering.words_of``, stop words left out, plural endings stemmed), in how many
+descriptions it occurs. The table is what a router's neighbours are made of: a word that
+hundreds of published skills use ("design", "api", "testing") tells a router little about
+which of them to pick; a word that few use ("pKa", "Prometheus") tells it a lot.
+
+The shipped table was built from the 559 skills of sickn33/antigravity-awesome-skills
+(folder skills/, MIT licence), a collection that no skill of the validation set comes from,
+so that no rated skill counts its own words. Only the counts are kept, never a description,
+with the collection's licence notice (its LICENSE file, when it has one).
+The output is written sorted, so the same folder always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import frontmatter
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from plugin_eval.triggering import description_stems
+
+OUT = Path(__file__).resolve().parents[1] / "plugin_eval" / "description_words.json"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, help="a folder of skill folders")
+    parser.add_argument(
+        "--source",
+        default="sickn33/antigravity-awesome-skills, folder skills/ (MIT licence)",
+        help="where the skills come from, recorded in the table",
+    )
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    counts: dict[str, int] = {}
+    read = 0
+    for path in sorted(args.folder.rglob("SKILL.md")):
+        if path.is_symlink():
+            continue
+        try:
+            description = frontmatter.loads(path.read_text(encoding="utf-8")).get("description")
+        except Exception as exc:  # a broken file is reported and left out, never fatal
+            print(f"{path}: skipped ({type(exc).__name__})", file=sys.stderr)
+            continue
+        if not isinstance(description, str) or not description.strip():
+            continue
+        read += 1
+        for stem in description_stems(description):
+            counts[stem] = counts.get(stem, 0) + 1
+    # The collection's licence notice travels with the counts taken from it.
+    notice = next(
+        (
+            f.read_text(encoding="utf-8").strip()
+            for f in (args.folder / n for n in ("LICENSE", "LICENSE.md", "LICENSE.txt"))
+            if f.is_file() and not f.is_symlink()
+        ),
+        None,
+    )
+    table = {
+        "source": args.source,
+        "licence": notice,
+        "descriptions": read,
+        "counts": dict(sorted(counts.items())),
+    }
+    args.out.write_text(json.dumps(table, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    print(f"{read} descriptions, {len(counts)} words -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
