@@ -15,7 +15,7 @@ from itertools import groupby
 
 from plugin_eval import regexes
 from plugin_eval.budgets import LISTING_CHARS
-from plugin_eval.reference_words import reference_counts
+from plugin_eval.reference_words import description_digest, reference_counts, reference_digests
 from plugin_eval.textsearch import LazyRegex, at_word_starts, one_line
 
 # Clear statements of when to use a skill. Matched case-insensitively on the
@@ -620,7 +620,7 @@ def analyse(
     # ("when a job OOMs on unified memory") routes better than three broad ones.
     if n >= 1:
         score += _richness(specific, contributions)
-        score += _claimed(specific, contributions)
+        score += _claimed(specific, contributions, description)
     if n >= 1 and boundary:
         contributions.append(
             Contribution("says when not to use it, or what to use instead (disambiguates)", 0.05)
@@ -691,22 +691,28 @@ def description_stems(text: str) -> set[str]:
 # A context routes by its most distinctive word: the one of its words that the fewest published
 # descriptions of the reference table use. Each context loses CLAIMED_POINTS per unit of
 # ln(1 + that count), averaged over the contexts and down to CLAIMED_FLOOR: nothing for a word
-# no published description uses, -0.05 for one that 2 use, -0.15 once 19 do ("api" is in 39,
-# "design" in 80). Only English contexts are read: the table is made of English descriptions,
+# no published description uses, -0.05 for one that 2 use, -0.15 once 19 do ("api" is in 34,
+# "design" in 64). Only English contexts are read: the table is made of English descriptions,
 # and every word of another language would look unheard of.
 CLAIMED_POINTS = 0.05
 CLAIMED_FLOOR = -0.15
 
 
-def _claimed(contexts: list[Context], contributions: list[Contribution]) -> float:
+def _claimed(
+    contexts: list[Context], contributions: list[Contribution], description: str | None
+) -> float:
     """How far the contexts' most distinctive words set the skill apart from the published
     skills around it: contexts whose rarest word dozens of skills use ("designing APIs",
-    "improving application reliability") separate it from few neighbours."""
+    "improving application reliability") separate it from few neighbours. A description the
+    table counted is not its own neighbour: its own words are taken out of the counts."""
     total, counts = reference_counts()
+    own: set[str] = set()
+    if description and description_digest(description) in reference_digests():
+        own = description_stems(description)
     rarest: list[tuple[int, str]] = []
     for ctx in contexts:
         if ctx.words and all(w.isascii() for w in ctx.words):
-            rarest.append(min((counts.get(w, 0), w) for w in ctx.words))
+            rarest.append(min((max(0, counts.get(w, 0) - (w in own)), w) for w in ctx.words))
     if not rarest:
         return 0.0
     mean = sum(math.log1p(n) for n, _ in rarest) / len(rarest)

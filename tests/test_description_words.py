@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from plugin_eval.reference_words import reference_counts
+from plugin_eval.reference_words import description_digest, reference_counts, reference_digests
 from plugin_eval.triggering import description_stems
 
 REPO = Path(__file__).resolve().parents[1]
@@ -48,6 +48,11 @@ def test_build_counts_each_word_once_per_description_and_skips_broken_files(
     assert list(table["counts"]) == sorted(table["counts"])
     assert f"{skills / 'broken' / 'SKILL.md'}: skipped" in run.stderr
     assert "2 descriptions, 5 words" in run.stdout
+    # A digest of each description counted, sorted: never the description itself.
+    assert table["digests"] == sorted(
+        description_digest(d)
+        for d in ("Tune Grafana dashboards and dashboards.", "Review dashboards for alerts.")
+    )
 
 
 def test_description_stems_are_the_words_contexts_hold() -> None:
@@ -60,10 +65,12 @@ def test_description_stems_are_the_words_contexts_hold() -> None:
 
 def test_shipped_table_is_well_formed() -> None:
     total, counts = reference_counts()
-    assert total == 559
+    assert total == 439
     assert all(0 < n <= total for n in counts.values())
     assert all(w == w.lower() and w.isascii() for w in counts)
     shipped = json.loads((REPO / "plugin_eval" / "description_words.json").read_text("utf-8"))
     assert list(shipped["counts"]) == sorted(shipped["counts"])
+    assert len(reference_digests()) <= total
+    assert shipped["digests"] == sorted(reference_digests())
     assert "antigravity" in shipped["source"]
     assert shipped["licence"].startswith("MIT License")

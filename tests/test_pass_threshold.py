@@ -239,8 +239,8 @@ def _block(lines: list[str]) -> list[str]:
     ("skill", "preset", "verdict", "score"),
     [
         ("corpus/csv-cleanup", "elite", "PASS", "92.58"),
-        ("corpus/http-retry-policy", "industry", "PASS", "81.84"),
-        ("corpus/http-retry-policy", "elite", "FAIL", "81.84"),
+        ("corpus/http-retry-policy", "industry", "PASS", "82.5"),
+        ("corpus/http-retry-policy", "elite", "FAIL", "82.5"),
         ("corpus/log-triage", "industry", "FAIL", "50.08"),
     ],
 )

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plugin_eval import triggering
+from plugin_eval.reference_words import description_digest
 from plugin_eval.triggering import analyse, technical_terms
 from tests.conftest import MakeSkill, codes, frontmatter, score
 
@@ -294,3 +295,26 @@ def test_shipped_table_ranks_contexts_every_skill_claims_below_named_ones() -> N
     }
     assert points[id(broad)] < points[id(named)] <= 0
     assert points[id(broad)] <= -0.10
+
+
+def test_a_description_the_table_counted_is_not_its_own_neighbour() -> None:
+    text = "Use when tuning dashboards, reviewing alerts, or scaling clusters."
+    own = frozenset({description_digest(text)})
+    with (
+        patch.object(triggering, "reference_counts", lambda: SHARED),
+        patch.object(triggering, "reference_digests", lambda: own),
+    ):
+        result = analyse(text)
+    [claimed] = [c for c in result.contributions if "published" in c.label]
+    # Its own words are taken out of the counts: tuning 3 → 2, reviewing 7 → 6 (cluster 0).
+    assert claimed.points == round(-0.05 * (math.log(3) + math.log(7)) / 3, 4)
+    assert "('reviewing' 6, 'tuning' 2, 'cluster' 0)" in claimed.label
+    # Another description is not taken out of them.
+    with (
+        patch.object(triggering, "reference_counts", lambda: SHARED),
+        patch.object(triggering, "reference_digests", lambda: own),
+    ):
+        other = analyse(text.replace("clusters", "clusters today"))
+    assert "('reviewing' 7, 'tuning' 3" in next(
+        c.label for c in other.contributions if "published" in c.label
+    )
