@@ -1,9 +1,9 @@
 """Build the reference table of description words (plugin_eval/description_words.json).
 
-    python bench/build_description_words.py SKILLS_FOLDER [--source TEXT]
+    python bench/build_description_words.py SKILLS_FOLDER [--exclude-names-in FOLDER]... [--source TEXT]
 
-Reads the ``description`` of every SKILL.md under SKILLS_FOLDER (with a safe YAML loader,
-through python-frontmatter) and counts, for each word as the triggering analysis reads it
+Reads the ``description`` of every SKILL.md under SKILLS_FOLDER (as plugin-eval reads it,
+with a safe YAML loader) and counts, for each word as the triggering analysis reads it
 (``triggering.words_of``, stop words left out, plural endings stemmed), in how many
 descriptions it occurs. The table is what a router's neighbours are made of: a word that
 hundreds of published skills use ("design", "api", "testing") tells a router little about
@@ -27,10 +27,9 @@ import json
 import sys
 from pathlib import Path
 
-import frontmatter
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from plugin_eval.document import parse_skill
 from plugin_eval.reference_words import description_digest
 from plugin_eval.triggering import description_stems
 
@@ -71,11 +70,13 @@ def main() -> int:
         if path.parent.name in excluded_names:
             excluded += 1
             continue
-        try:
-            description = frontmatter.loads(path.read_text(encoding="utf-8")).get("description")
-        except Exception as exc:  # a broken file is reported and left out, never fatal
-            print(f"{path}: skipped ({type(exc).__name__})", file=sys.stderr)
+        # The project's own reader (a safe YAML loader; never raises on bad content): a file
+        # whose frontmatter does not parse is reported and left out.
+        doc = parse_skill(path.parent)
+        if not doc.frontmatter_ok:
+            print(f"{path}: skipped (its frontmatter does not parse)", file=sys.stderr)
             continue
+        description = doc.frontmatter.get("description")
         if not isinstance(description, str) or not description.strip():
             continue
         read += 1
