@@ -2,11 +2,11 @@
 
     python bench/validate.py [--half measure|tune|all] [--round N] [--show-findings] [--worst N]
 
-The set (bench/validation/) is 150 real skills from two public MIT-licensed collections,
-labelled in two rounds (90, then 60), each skill rated twice, blind, on seed 002's anchored
-rubrics (triggering accuracy, orchestration fitness, scope calibration), and every finding
-the tool reported on them labelled real, false or debatable. The label of a skill is the
-mean of the two passes. Each round was split once, at random, into a half rules are tuned
+The set (bench/validation/) is 190 real skills from two public MIT-licensed collections,
+labelled in three rounds (90, 60, then 40), each skill rated twice, blind, on seed 002's
+anchored rubrics (triggering accuracy, orchestration fitness, scope calibration), and every
+finding the tool reported on them labelled real, false or debatable. The label of a skill is
+the mean of the two passes. Each round was split once, at random, into a half rules are tuned
 on and a half that is only measured (split.json); this script reports the measuring half
 unless told otherwise, and ``--round N`` keeps one round's skills.
 

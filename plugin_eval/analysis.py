@@ -23,7 +23,7 @@ from plugin_eval.document import (
     is_external,
     parse_markdown,
 )
-from plugin_eval.plugin import CLAUDE_MANIFEST, read_manifest
+from plugin_eval.plugin import CLAUDE_MANIFEST, CODEX_MANIFEST, read_manifest
 from plugin_eval.textsearch import Columns, at_word_starts, newlines, occurrences
 from plugin_eval.triggering import TriggerAnalysis, analyse
 from plugin_eval.walk import read_file
@@ -231,6 +231,17 @@ class Facts:
                 return False  # a body naming thousands of skills costs no more than this
             found = self.sibling_files[target] = _lexists_unlinked(folder, path)
         return found
+
+    @cached_property
+    def codex_plugin(self) -> tuple[str, bool] | None:
+        """Where the Codex plugin manifest would be when the skill sits in a folder named
+        skills/, and whether it is there (checked for existence only, never opened; the cache
+        re-checks it: engine._outside_checks). None for a skill outside any skills/ folder."""
+        skills = self.doc.folder.parent
+        if skills.name != "skills":
+            return None
+        manifest = skills.parent / CODEX_MANIFEST
+        return str(manifest), manifest.is_file()
 
     @cached_property
     def exempt(self) -> str | None:

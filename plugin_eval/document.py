@@ -88,6 +88,8 @@ class CodeBlock:
     end_line: int
     fenced: bool
     closed: bool
+    # How many blockquotes hold it: an unclosed fence there ends with the innermost quote.
+    quotes: int = 0
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -629,7 +631,7 @@ class _Walk:
             elif kind == "heading_close":
                 heading_level = 0
             elif kind in ("fence", "code_block"):
-                self._code(tok)
+                self._code(tok, in_quote)
             elif kind == "table_open":
                 tables += 1
                 in_table += 1
@@ -649,7 +651,9 @@ class _Walk:
         self.tables += tables
         self.blockquotes += blockquotes
 
-    def _code(self, tok: Token) -> None:
+    def _code(self, tok: Token, quotes: int = 0) -> None:
+        """Record a code block; ``quotes`` is how many blockquotes it is inside (each of its
+        lines, the closing fence's too, then begins with that many '>' markers)."""
         assert tok.map is not None
         start = self.offset + tok.map[0] + 1
         end = self.offset + tok.map[1]
@@ -657,10 +661,14 @@ class _Walk:
         closed = True
         if fenced:
             closing = self.lines[end - 1].strip() if end - 1 < len(self.lines) else ""
+            for _ in range(quotes):  # "> ```" closes a fence opened in a blockquote
+                closing = closing.removeprefix(">").lstrip()
             marker = tok.markup
             closed = end > start and closing.startswith(marker) and set(closing) <= {marker[0]}
         language = tok.info.strip().split()[0].lower() if tok.info.strip() else ""
-        self.code_blocks.append(CodeBlock(language, tok.content, start, end, fenced, closed))
+        self.code_blocks.append(
+            CodeBlock(language, tok.content, start, end, fenced, closed, quotes)
+        )
 
     def _inline(self, tok: Token, line: int, block: str) -> str:
         """Collect links and prose from one inline token; return its visible text."""

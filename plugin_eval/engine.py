@@ -208,7 +208,8 @@ def evaluator_directed(doc: SkillDocument) -> str | None:
 def _outside_checks(doc: SkillDocument, facts: Facts) -> set[tuple[str, bool]]:
     """Targets outside the skill folder whose existence a finding depends on: the files links
     point to, the sibling skills it names (with one sibling that makes it a collection), and
-    the files looked for in them (a script this skill runs that one of them ships)."""
+    the files looked for in them (a script this skill runs that one of them ships), and the
+    Codex plugin manifest beside its skills/ folder when a rule asked for it."""
     checks = {
         (os.path.normpath(os.path.join(doc.folder, r.path)), r.status is RefStatus.OUTSIDE)
         for r in facts.references
@@ -220,6 +221,10 @@ def _outside_checks(doc: SkillDocument, facts: Facts) -> set[tuple[str, bool]]:
         if deps.manifest is not None:
             checks.add(deps.manifest)
     checks.update(facts.sibling_files.items())
+    # Looked up only by a rule that needed it (cached_property keeps it in the instance).
+    codex = facts.__dict__.get("codex_plugin")
+    if codex is not None:
+        checks.add(codex)
     return checks
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from plugin_eval.config import Config
 from plugin_eval.engine import score_skill
-from plugin_eval.findings import Finding
+from plugin_eval.findings import Finding, Severity
 from tests.conftest import write_files
 
 FRONT = (
@@ -33,8 +33,15 @@ CHECKS = "".join(step(n) for n in range(1, 79))
 CUT_LINE = 87
 
 
+def in_plugin(root: Path) -> Path:
+    """The skill's folder in a Codex plugin (a .codex-plugin/plugin.json beside skills/), where
+    Codex cuts SKILL.md at 8,000 bytes."""
+    write_files(root / "billing", {".codex-plugin/plugin.json": '{"name": "billing"}\n'})
+    return root / "billing" / "skills" / "invoice-export"
+
+
 def pe401(tmp_path: Path, body_tail: str) -> list[Finding]:
-    folder = tmp_path / "invoice-export"
+    folder = in_plugin(tmp_path)
     write_files(folder, {"SKILL.md": HEAD + CHECKS + body_tail})
     result = score_skill(folder, Config(), "invoice-export")
     return [f for f in result.findings if f.code == "PE401"]
@@ -79,7 +86,7 @@ def to_the_cut(head: str) -> str:
 
 
 def test_a_tail_that_only_repeats_earlier_lines_is_not_a_loss(tmp_path: Path) -> None:
-    folder = tmp_path / "invoice-export"
+    folder = in_plugin(tmp_path)
     # A closing recap that copies two checks word for word, after a blank line.
     write_files(folder, {"SKILL.md": to_the_cut(HEAD) + "\n" + step(3) + step(41)})
     assert [f for f in score_skill(folder, Config(), "x").findings if f.code == "PE401"] == []
@@ -97,7 +104,7 @@ def test_a_recap_of_links_already_given_is_not_a_loss(tmp_path: Path) -> None:
     )
     head = HEAD.replace("## Checks\n", "See:\n\n" + links + "\n## Checks\n")
     assert (len(head.encode()), head.count("\n")) == (319, 14)
-    folder = tmp_path / "invoice-export"
+    folder = in_plugin(tmp_path)
     # 76 steps (to byte 7,919) and an 81-byte paragraph: lines 15–91; the cut line is 92.
     recap = "\n" + links.replace("- ", "* ")  # the same links, another list marker
     write_files(folder, {"SKILL.md": to_the_cut(head) + recap})
@@ -123,7 +130,7 @@ def test_a_cut_just_before_a_heading_ends_no_section(tmp_path: Path) -> None:
     text = HEAD + "".join(step(n) for n in range(1, 78)) + paragraph
     assert len(text.encode()) == 8_000
     text += "## Delivery\n\nUpload the file to the finance share and post its checksum.\n"
-    folder = tmp_path / "invoice-export"
+    folder = in_plugin(tmp_path)
     write_files(folder, {"SKILL.md": text})
     [finding] = [f for f in score_skill(folder, Config(), "x").findings if f.code == "PE401"]
     assert finding.line == 88
@@ -132,7 +139,7 @@ def test_a_cut_just_before_a_heading_ends_no_section(tmp_path: Path) -> None:
 
 
 def test_a_linked_supporting_file_still_silences_it(tmp_path: Path) -> None:
-    folder = tmp_path / "invoice-export"
+    folder = in_plugin(tmp_path)
     tail = "\n## More\n\nEdge cases are in [references/edge-cases.md](references/edge-cases.md).\n"
     write_files(
         folder,
@@ -152,7 +159,7 @@ RELATED = (
 
 
 def _with_siblings(tmp_path: Path, tail: str, siblings: tuple[str, ...]) -> list[Finding]:
-    skills = tmp_path / "skills"
+    skills = in_plugin(tmp_path).parent
     for name in siblings:
         write_files(skills / name, {"SKILL.md": f"---\nname: {name}\ndescription: x\n---\n"})
     write_files(skills / "invoice-export", {"SKILL.md": to_the_cut(HEAD) + tail})
@@ -185,3 +192,31 @@ def test_instructions_after_a_related_skill_are_a_loss(tmp_path: Path) -> None:
     )
     [finding] = _with_siblings(tmp_path / "b", long, ("invoice-reconcile",))
     assert finding.line == 88
+
+
+def test_outside_a_codex_plugin_it_is_an_info_note_on_packaging(tmp_path: Path) -> None:
+    """Codex cuts plugin skills only: a skill with no Codex plugin manifest beside its skills/
+    folder (a standalone skill, or a Claude Code plugin alone) gets a note, not a warning."""
+    tail = "\n## Delivery\n\nUpload the file to the finance share and post its checksum.\n"
+    standalone = tmp_path / "invoice-export"
+    claude_only = tmp_path / "billing" / "skills" / "invoice-export"
+    write_files(tmp_path / "billing", {".claude-plugin/plugin.json": '{"name": "billing"}\n'})
+    for folder in (standalone, claude_only):
+        write_files(folder, {"SKILL.md": HEAD + CHECKS + tail})
+        result = score_skill(folder, Config(), "invoice-export")
+        [finding] = [f for f in result.findings if f.code == "PE401"]
+        assert (finding.line, finding.column, finding.severity) == (CUT_LINE, None, Severity.INFO)
+        assert finding.message.startswith(
+            f"SKILL.md is {len((HEAD + CHECKS + tail).encode()):,} bytes; it is not in a Codex "
+            "plugin, but packaged in one, Codex would read it only to 8,000 bytes (around line "
+            "87) and drop the rest, "
+        )
+    # The manifest looked for is recorded, so a cached result is dropped once it appears.
+    manifest = str(tmp_path / "billing" / ".codex-plugin" / "plugin.json")
+    assert (manifest, False) in result.outside_checks
+
+
+def test_in_a_codex_plugin_it_is_a_warning(tmp_path: Path) -> None:
+    [finding] = pe401(tmp_path, "\n## Delivery\n\nUpload the file to the finance share.\n")
+    assert finding.severity == Severity.WARNING
+    assert "Codex reads plugin skills to 8,000 bytes (around line 87)" in finding.message

@@ -73,7 +73,7 @@ def test_validate_py_measures_a_round_from_the_repository() -> None:
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "validation set: 30 skills (tune half, round 2, of 150)"
+    assert lines[0] == "validation set: 30 skills (tune half, round 2, of 190)"
     rows = {line.split()[0]: line.split()[1:] for line in lines[3:6]}
     assert set(rows) == set(DIMENSIONS)
     for dim in ("triggering_accuracy", "orchestration_fitness"):

@@ -14,8 +14,10 @@ from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for block in doc.code_blocks:
         if block.fenced and not block.closed:
+            # In a blockquote, the fence ends where the quote does, not at the end of the file.
+            rest = "the rest of the blockquote" if block.quotes else "the rest of the file"
             yield RULE.finding(
-                "code fence opened here is never closed: the rest of the file renders as code",
+                f"code fence opened here is never closed: {rest} renders as code",
                 block.line,
                 1,
             )
@@ -38,7 +40,9 @@ RULE = Rule(
     good=Example({"SKILL.md": GOOD_SKILL + "\n```python\nprint('hi')\n```\n\n## Next step\n"}),
     source="skill-validator (unclosed code fences)",
     limits="Fences are read as CommonMark reads them (markdown-it-py): a fence is closed only by "
-    "the same character at least as many times. What a closed block holds is not checked.",
+    "the same character at least as many times, after the '>' markers of the blockquotes that "
+    "hold it ('> ```' closes a fence opened in a quote). What a closed block holds is not "
+    "checked.",
     links=(sources.COMMONMARK,),
     check=check,
 )

@@ -22,20 +22,33 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if _only_repeats(doc, facts, cut):
         return
     lost = size - CODEX_BYTES
+    dropped = f"{_share(lost, size)} of the file{_sections(doc, cut)}"
+    if facts.codex_plugin is not None and facts.codex_plugin[1]:
+        yield RULE.finding(
+            f"SKILL.md is {size:,} bytes; Codex reads plugin skills to {CODEX_BYTES:,} bytes "
+            f"(around line {cut}) and drops the rest, {dropped}; SKILL.md links no supporting "
+            "file that holds it",
+            cut,
+            None,
+        )
+        return
+    # Not in a Codex plugin: Codex cuts only plugin skills, so this is a note on what
+    # packaging it as one would lose, not a loss today.
     yield RULE.finding(
-        f"SKILL.md is {size:,} bytes; Codex reads plugin skills to {CODEX_BYTES:,} bytes "
-        f"(around line {cut}) and drops the rest, {_share(lost, size)} of the file"
-        f"{_sections(doc, cut)}; SKILL.md links no supporting file that holds it",
+        f"SKILL.md is {size:,} bytes; it is not in a Codex plugin, but packaged in one, Codex "
+        f"would read it only to {CODEX_BYTES:,} bytes (around line {cut}) and drop the rest, "
+        f"{dropped}; SKILL.md links no supporting file that holds it",
         cut,
         None,
+        severity=Severity.INFO,
     )
 
 
 # A list item that points to another skill: "- [name](../name/SKILL.md) — gloss" or
 # "- `name` - For gloss", the name in a link, code span or bold, then at most a short gloss.
 _SKILL_ITEM = regexes.compile(
-    r"(?:[-*+]|\d{1,3}[.)])\s+(?:\[[^\]]{1,128}\]\((?P<target>[^)\s]{1,256})\)|`(?P<code>[^`]{1,128})`"
-    r"|\*\*(?P<bold>[^*]{1,128})\*\*)\s*(?:[-–—:]\s*)?(?P<gloss>.{0,300})"
+    r"(?:[-*+]|\d{1,3}[.)])\s+(?:\[[^\]]{1,128}\]\((?P<target>[^)\s]{1,256})\)"
+    r"|`(?P<code>[^`]{1,128})`|\*\*(?P<bold>[^*]{1,128})\*\*)\s*(?:[-–—:]\s*)?(?P<gloss>.{0,300})"
 )
 _SKILL_TARGET = regexes.compile(r"\.\./(?P<name>[^/]{1,128})(?:/(?:SKILL\.md)?)?")
 GLOSS_WORDS = 25
@@ -135,7 +148,9 @@ RULE = Rule(
     summary="SKILL.md (frontmatter included) is at most 8,000 bytes, unless it links or names "
     "supporting text files that hold the detail (in references/, reference/, docs/ or beside "
     "SKILL.md). The finding names the line where Codex cuts, the share of the file it drops "
-    "and the sections lost.",
+    "and the sections lost. A warning in a Codex plugin (a .codex-plugin/plugin.json beside "
+    "the skills/ folder); elsewhere Codex does not cut, and the finding is an info note on "
+    "what packaging the skill in a Codex plugin would lose.",
     why="OpenAI Codex truncates plugin skills at 8,000 bytes with only a warning: instructions "
     "after the cut are never seen there.",
     fix="Move detail into references/ files and link them from SKILL.md.",
