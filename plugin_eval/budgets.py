@@ -49,6 +49,10 @@ MESSAGE_CHARS = 400
 # reports the chain.
 LINKED_FILES_READ = 16
 LINKED_FILE_BYTES = 512 * 1024
+# Of each, the lines holding a link that PE212 parses and checks, and the bytes of such lines
+# it parses in all the files of one skill (a line of 40,000 links costs a second to parse).
+LINKS_READ_PER_FILE = 2000
+LINK_BYTES_READ = 128 * 1024
 # Files looked for in sibling skills, per skill (a script or reference the body points to that
 # a sibling ships): existence checks only, and no more than this however many the body names.
 SIBLING_FILE_CHECKS = 256

@@ -1,0 +1,139 @@
+"""PE212: the links inside the supporting files SKILL.md links resolve, relative to the file."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator
+from urllib.parse import unquote
+
+from plugin_eval import budgets
+from plugin_eval.analysis import Facts
+from plugin_eval.document import SkillDocument, is_external, parse_markdown
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, Rule, Setting
+from plugin_eval.textsearch import one_line
+
+HEAD = (
+    "---\nname: example-skill\ndescription: Writes error responses for an HTTP API. Use when "
+    "adding an endpoint, mapping exceptions to status codes, or reviewing error bodies.\n---\n\n"
+    "# Example skill\n\nStatus codes are in [the error guide](references/errors.md), fields in "
+    "[the field list](references/fields.md).\n"
+)
+# Written from the skill folder, as SKILL.md would write it: from references/ it is
+# references/references/fields.md.
+GUIDE = "# Errors\n\nEach body carries the fields of [the field list](references/fields.md).\n"
+FENCES = (b"```", b"~~~")
+
+
+def _candidates(raw: bytes) -> list[tuple[int, int, bytes]]:
+    """The lines of ``raw`` that can hold an inline link, outside fenced code: (line number,
+    indentation taken off, the line without it). Only these are parsed, each on its own."""
+    found: list[tuple[int, int, bytes]] = []
+    fence: bytes | None = None
+    for number, line in enumerate(raw.split(b"\n"), 1):
+        text = line.lstrip()
+        if fence is not None:
+            if text.startswith(fence):
+                fence = None
+            continue
+        if text.startswith(FENCES):
+            fence = text[:3]
+            continue
+        if b"](" in text:
+            found.append((number, len(line) - len(text), text))
+    return found
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    listing = doc.listing
+    texts = facts.linked_texts
+    if not texts or not listing.complete:
+        return
+    present = {*listing.files, *listing.symlinks, *listing.others, *listing.folders}
+    present.update(
+        posixpath.dirname(f) for f in listing.files if "/" in f
+    )  # folders that hold files, if the listing did not name them
+    room = budgets.LINK_BYTES_READ
+    for rel, raw in texts.items():
+        lines: list[tuple[int, int, bytes]] = []
+        for number, indent, text in _candidates(raw)[: budgets.LINKS_READ_PER_FILE]:
+            if room <= 0:
+                break
+            lines.append((number, indent, text[:room]))
+            room -= len(text)
+        if not lines:
+            continue
+        parsed = parse_markdown(b"\n\n".join(text for _, _, text in lines), posixpath.basename(rel))
+        base = posixpath.dirname(rel)
+        seen: set[str] = set()
+        for link in parsed.links:
+            target = link.target.split("#", 1)[0].split("?", 1)[0].strip()
+            if not target or is_external(target) or target.startswith("/") or target in seen:
+                continue
+            seen.add(target)
+            path = unquote(target)
+            resolved = posixpath.normpath(posixpath.join(base, path))
+            if resolved == ".." or resolved.startswith("../") or resolved in present:
+                continue  # outside the folder (another rule's), or there
+            number, indent, _ = lines[(link.line - 1) // 2]
+            from_root = posixpath.normpath(path)
+            if from_root in present and base:
+                fix = f"Write it relative to '{rel}': '{posixpath.relpath(from_root, base)}'."
+                why = f"; '{from_root}' is there: the link is written from the skill folder"
+            else:
+                fix = f"Create '{resolved}' or correct the link."
+                why = ""
+            yield RULE.finding(
+                f"link '{one_line(target, 80)}' in '{rel}' resolves to '{one_line(resolved, 80)}', which is not in "
+                f"the skill folder{why}",
+                number,
+                indent + link.column,
+                fix=fix,
+                path=rel,
+            )
+
+
+RULE = Rule(
+    code="PE212",
+    flag="DEAD_LINK_IN_REFERENCE",
+    name="dead-link-in-reference",
+    severity=Severity.WARNING,
+    subscore="progressive_disclosure",
+    summary="Every relative link inside the Markdown files SKILL.md links or names resolves, "
+    "relative to the file that holds it, to something in the skill folder. A link written "
+    "from the skill folder (references/x.md inside references/) is named as such, with the "
+    "path that works.",
+    why="A model that opens a reference and follows its link finds nothing: relative links "
+    "resolve from the file that holds them, not from SKILL.md.",
+    fix="Correct the link relative to the file that holds it, or add the missing file.",
+    bad=Example(
+        {
+            "SKILL.md": HEAD,
+            "references/errors.md": GUIDE,
+            "references/fields.md": "# Fields\n\n- `type`: a URI\n",
+        },
+        expect=(Expect("PE212", "references/errors.md", 3, 33),),
+    ),
+    good=Example(
+        {
+            "SKILL.md": HEAD,
+            "references/errors.md": GUIDE.replace("(references/fields.md)", "(fields.md)"),
+            "references/fields.md": "# Fields\n\n- `type`: a URI\n",
+        }
+    ),
+    source="CommonMark (relative link destinations); skill-validator (broken relative links)",
+    settings=(
+        Setting("LINKED_FILES_READ", "linked Markdown files read"),
+        Setting("LINKED_FILE_BYTES", "bytes read of each"),
+        Setting("LINKS_READ_PER_FILE", "lines holding a link read in each"),
+        Setting("LINK_BYTES_READ", "bytes of such lines parsed, in all the files of a skill"),
+    ),
+    limits="Only the first LINKED_FILES_READ Markdown files SKILL.md links or names are read, "
+    "and in each only inline links outside fenced code, on the first LINKS_READ_PER_FILE "
+    "lines that hold one, up to LINK_BYTES_READ bytes of them in all; a link that leaves the skill folder, "
+    "a URL and an anchor are not checked, nor are paths written in code. One finding per "
+    "target per file, at its first link.",
+    links=(sources.COMMONMARK,),
+    check=check,
+)
