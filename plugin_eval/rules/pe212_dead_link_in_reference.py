@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
-from plugin_eval import budgets
+from plugin_eval import budgets, regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument, is_external, parse_markdown
 from plugin_eval.findings import Finding, Severity
@@ -23,25 +24,64 @@ HEAD = (
 # Written from the skill folder, as SKILL.md would write it: from references/ it is
 # references/references/fields.md.
 GUIDE = "# Errors\n\nEach body carries the fields of [the field list](references/fields.md).\n"
-FENCES = (b"```", b"~~~")
+# An inline link's destination, at a first guess ("[x](<a b>)" or "a(b).md" are guessed wrong,
+# and so parsed); and a line that opens or closes a fence.
+_LINK = regexes.compile(r"\]\(\s*([^)\s]*)")
+_FENCE = regexes.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
 
 
-def _candidates(raw: bytes) -> list[tuple[int, int, bytes]]:
-    """The lines of ``raw`` that can hold an inline link, outside fenced code: (line number,
-    indentation taken off, the line without it). Only these are parsed, each on its own."""
-    found: list[tuple[int, int, bytes]] = []
-    fence: bytes | None = None
-    for number, line in enumerate(raw.split(b"\n"), 1):
-        text = line.lstrip()
-        if fence is not None:
-            if text.startswith(fence):
+def _dead(target: str, base: str, present: set[str]) -> str | None:
+    """Where ``target``, a link destination in a file of folder ``base``, resolves inside the
+    skill when nothing is there; None when it is there, leaves the folder, or is no path."""
+    target = target.split("#", 1)[0].split("?", 1)[0].strip()
+    if not target or is_external(target) or target.startswith("/"):
+        return None
+    resolved = posixpath.normpath(posixpath.join(base, unquote(target)))
+    if resolved == ".." or resolved.startswith("../") or resolved in present:
+        return None  # outside the folder (another rule's), or there
+    return resolved
+
+
+def _suspects(raw: bytes, base: str, present: set[str]) -> list[tuple[int, int, str]]:
+    """The lines of ``raw`` outside fenced code with a link whose destination, at a first
+    guess, is not there: (line number, indentation taken off, the line without it). Only
+    these are parsed, each on its own; a file whose links all resolve is never parsed, and
+    its fences are looked for only when one may not."""
+    if b"](" not in raw:
+        return []
+    source = raw.decode("utf-8", "replace")
+    hits = [
+        m.start()
+        for m in _LINK.finditer(source)
+        if m[1].startswith("<") or _dead(m[1], base, present) is not None
+    ]
+    if not hits:
+        return []
+    # Fence lines and suspect links in order: a link between an opening fence and the next
+    # fence of the same characters is code.
+    marks = sorted([(m.start(), m[1]) for m in _FENCE.finditer(source)] + [(h, "") for h in hits])
+    found: list[tuple[int, int, str]] = []
+    fence: str | None = None
+    line, at, last = 1, 0, 0
+    for offset, kind in marks:
+        if kind:
+            if fence is None:
+                fence = kind
+            elif kind == fence:
                 fence = None
             continue
-        if text.startswith(FENCES):
-            fence = text[:3]
+        line += source.count("\n", at, offset)
+        at = offset
+        if fence is not None or line == last:
             continue
-        if b"](" in text:
-            found.append((number, len(line) - len(text), text))
+        start = source.rfind("\n", 0, offset) + 1
+        end = source.find("\n", offset)
+        whole = source[start : end if end >= 0 else len(source)]
+        text = whole.lstrip()
+        found.append((line, len(whole) - len(text), text))
+        last = line
+        if len(found) >= budgets.LINKS_READ_PER_FILE:
+            break
     return found
 
 
@@ -56,28 +96,26 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     )  # folders that hold files, if the listing did not name them
     room = budgets.LINK_BYTES_READ
     for rel, raw in texts.items():
-        lines: list[tuple[int, int, bytes]] = []
-        for number, indent, text in _candidates(raw)[: budgets.LINKS_READ_PER_FILE]:
+        base = posixpath.dirname(rel)
+        lines: list[tuple[int, int, str]] = []
+        for number, indent, text in _suspects(raw, base, present):
             if room <= 0:
                 break
             lines.append((number, indent, text[:room]))
-            room -= len(text)
+            room -= len(text.encode())
         if not lines:
             continue
-        parsed = parse_markdown(b"\n\n".join(text for _, _, text in lines), posixpath.basename(rel))
-        base = posixpath.dirname(rel)
+        joined = "\n\n".join(text for _, _, text in lines).encode("utf-8", "surrogateescape")
+        parsed = parse_markdown(joined, posixpath.basename(rel))
         seen: set[str] = set()
         for link in parsed.links:
+            resolved = _dead(link.target, base, present)
             target = link.target.split("#", 1)[0].split("?", 1)[0].strip()
-            if not target or is_external(target) or target.startswith("/") or target in seen:
+            if resolved is None or target in seen:
                 continue
             seen.add(target)
-            path = unquote(target)
-            resolved = posixpath.normpath(posixpath.join(base, path))
-            if resolved == ".." or resolved.startswith("../") or resolved in present:
-                continue  # outside the folder (another rule's), or there
             number, indent, _ = lines[(link.line - 1) // 2]
-            from_root = posixpath.normpath(path)
+            from_root = posixpath.normpath(unquote(target))
             if from_root in present and base:
                 fix = f"Write it relative to '{rel}': '{posixpath.relpath(from_root, base)}'."
                 why = f"; '{from_root}' is there: the link is written from the skill folder"
@@ -85,8 +123,8 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 fix = f"Create '{resolved}' or correct the link."
                 why = ""
             yield RULE.finding(
-                f"link '{one_line(target, 80)}' in '{rel}' resolves to '{one_line(resolved, 80)}', which is not in "
-                f"the skill folder{why}",
+                f"link '{one_line(target, 80)}' in '{rel}' resolves to "
+                f"'{one_line(resolved, 80)}', which is not in the skill folder{why}",
                 number,
                 indent + link.column,
                 fix=fix,
@@ -131,7 +169,7 @@ RULE = Rule(
     ),
     limits="Only the first LINKED_FILES_READ Markdown files SKILL.md links or names are read, "
     "and in each only inline links outside fenced code, on the first LINKS_READ_PER_FILE "
-    "lines that hold one, up to LINK_BYTES_READ bytes of them in all; a link that leaves the skill folder, "
+    "lines that hold one that may be dead, up to LINK_BYTES_READ bytes of them in all; a link that leaves the skill folder, "
     "a URL and an anchor are not checked, nor are paths written in code. One finding per "
     "target per file, at its first link.",
     links=(sources.COMMONMARK,),
