@@ -282,6 +282,7 @@ def test_bold_input_and_output_labels_document_the_contract(make_skill: MakeSkil
         "Explain how vtable dispatch works in the binary.",
         "Delegate authentication to the identity provider.",
         "Coordinate systems differ between the two files.",
+        "`propagate()` orchestrates the message passing between nodes.",
     ],
 )
 def test_orchestration_words_with_nothing_to_hand_work_to_are_no_signal(
@@ -297,6 +298,8 @@ def test_orchestration_words_with_nothing_to_hand_work_to_are_no_signal(
         ("Dispatch the tasks to three workers.", "dispatch the tasks"),
         ("Delegate the review to subagents.", "delegate the review to subagents"),
         ("Coordinate the specialist agents until they agree.", "coordinate the specialist"),
+        ("Orchestrate the review agents in parallel.", "orchestrate the review agents"),
+        ("You are the orchestrator of this release.", "orchestrator"),
     ],
 )
 def test_handing_work_to_agents_or_workers_is_a_signal(
@@ -305,6 +308,18 @@ def test_handing_work_to_agents_or_workers_is_a_signal(
     evidence = _orchestration_evidence(f"# T\n\n{sentence}\n", make_skill)
     signal = next(e for e in evidence if e[0].startswith("orchestrator signals"))
     assert f"orchestration: '{shown}'" in signal[0] and signal[1] == 8
+
+
+def test_use_the_skill_named_as_itself_is_no_call_to_another(make_skill: MakeSkill) -> None:
+    # "Use the example-skill skill when …" in example-skill's own body names itself; naming
+    # another skill is a call to it.
+    body = "# T\n\nUse the example-skill skill when a report is due.\n"
+    labels = [label for label, _ in _orchestration_evidence(body, make_skill)]
+    assert not any(label.startswith("orchestrator signals") for label in labels)
+    other = body.replace("example-skill skill", "csv-merge skill")
+    evidence = _orchestration_evidence(other, make_skill)
+    signal = next(e for e in evidence if e[0].startswith("orchestrator signals"))
+    assert "calls other: 'use the csv-merge skill'" in signal[0] and signal[1] == 8
 
 
 def test_only_an_input_stated_as_such_counts_in_prose(make_skill: MakeSkill) -> None:

@@ -100,11 +100,13 @@ SIGNALS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...] | No
     (
         "orchestration",
         regexes.compile(
-            # Coordinating, dispatching, delegating or supervising is orchestration only with
-            # something to hand work to ("dispatch tasks to workers"); "genomic coordinates",
-            # "vtable dispatch" and "delegate authentication" name no such thing.
-            r"(?:orchestrat(?:e|es|ing|or|ors)\b|(?:coordinat(?:e|es|ing)|dispatch(?:es|ing)?|"
-            r"delegat(?:e|es|ing)|supervis(?:e|es|ing))\b" + DELEGABLE + r"|"
+            # Orchestrating, coordinating, dispatching, delegating or supervising is
+            # orchestration only with something to hand work to ("dispatch tasks to workers");
+            # "genomic coordinates", "vtable dispatch", "delegate authentication" and
+            # "`propagate()` orchestrates the message passing" name no such thing. An
+            # orchestrator is one.
+            r"(?:orchestrators?\b|(?:orchestrat(?:e|es|ing)|coordinat(?:e|es|ing)|"
+            r"dispatch(?:es|ing)?|delegat(?:e|es|ing)|supervis(?:e|es|ing))\b" + DELEGABLE + r"|"
             r"spawn\w*\s+(?:sub-?)?agents?|sub-?agents?|manag\w+\s+(?:the\s+)?workflow|"
             r"hand\s+off\s+to|route\s+(?:it|this|the\s+\w+)\s+to)\b"
         ),
@@ -254,6 +256,12 @@ def _labelled(doc: SkillDocument) -> int | None:
     return found["output"] if "input" in found and "output" in found else None
 
 
+def _names_itself(match: re.Match[str], own: set[str]) -> bool:
+    """Whether a "use the X skill" match names the skill whose body it is in."""
+    words = match.group(0).split()
+    return len(words) >= 2 and words[-1].rstrip("s") in ("skill", "agent") and words[-2] in own
+
+
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
     headings = _Headings(doc, facts)
@@ -374,12 +382,14 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         if len(worker_code) >= 2:
             evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.06))
 
+    # "Use the SimPy skill when …" in SimPy's own body names itself, not a delegate.
+    own = {n.lower() for n in (doc.name, doc.folder.name) if n}
     signals = [
         (f"{kind}: '{m.group(0)}'", facts.prose_line(m.start()))
         for kind, regex, starts, keywords in SIGNALS
         if keywords is None or any(k in joined for k in keywords)
         for m in from_starts(regex, joined, starts)
-        if m.start() == 0 or not joined[m.start() - 1].isalnum()
+        if (m.start() == 0 or not joined[m.start() - 1].isalnum()) and not _names_itself(m, own)
     ]
     signals.sort(key=lambda s: s[1] or 0)
     distinct = list(dict.fromkeys(label.lower() for label, _ in signals))
