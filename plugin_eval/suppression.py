@@ -37,8 +37,10 @@ class Suppression:
     used_blanket: bool = False
 
     def hides(self, finding: Finding) -> bool:
-        """Whether this comment suppresses ``finding``; remembers what it was used for."""
-        if finding.line is None or finding.line not in self.covers:
+        """Whether this comment suppresses ``finding``; remembers what it was used for. A
+        comment in SKILL.md covers SKILL.md's lines only, never the same line numbers of a
+        supporting file (PE212 reports in the file that holds the link)."""
+        if finding.line is None or finding.line not in self.covers or finding.path != SKILL_FILE:
             return False
         if not self.codes:
             self.used_blanket = True

@@ -75,3 +75,24 @@ def test_suppression_codes_lower_no_score(make_skill: MakeSkill) -> None:
     assert [f.code for f in reported.findings] == ["PE008"] and not ignored.findings
     assert reported.composite == ignored.composite
     assert reported.subscores == ignored.subscores
+
+
+def test_a_skill_md_comment_never_hides_a_finding_in_another_file(make_skill: MakeSkill) -> None:
+    # PE212 reports at line 3 of references/details.md; the comment covers lines 8-9 of
+    # SKILL.md. A comment that covered line 3 of SKILL.md would not hide it either.
+    body = (
+        "---\n\n# S\n\n<!-- plugin-eval: ignore PE212 -->\n"  # 8, covering 8 and 9
+        "Detail is in [the guide](references/details.md) and [more](references/more.md).\n"
+    )
+    details = "# Details\n\nSee [more](references/more.md).\n"  # the link on line 3
+    folder = make_skill(
+        HEAD + body, files={"references/details.md": details, "references/more.md": "# M\n"}
+    )
+    result = _score(folder)
+    assert [(f.code, f.path, f.line) for f in result.findings] == [
+        ("PE009", "s/SKILL.md", 8),
+        ("PE212", "s/references/details.md", 3),
+    ]
+    assert result.suppressed == 0
+    # Turned off by the configuration instead.
+    assert "PE212" not in {f.code for f in _score(folder, Config(ignore=["PE212"])).findings}
