@@ -21,7 +21,9 @@ from plugin_eval.document import (
     Heading,
     SkillDocument,
     is_external,
+    link_path,
     parse_markdown,
+    resolve_link,
 )
 from plugin_eval.plugin import CLAUDE_MANIFEST, CODEX_MANIFEST, read_manifest
 from plugin_eval.textsearch import Columns, at_word_starts, newlines, occurrences
@@ -237,11 +239,7 @@ class Facts:
         """Where the Codex plugin manifest would be when the skill sits in a folder named
         skills/, and whether it is there (checked for existence only, never opened; the cache
         re-checks it: engine._outside_checks). None for a skill outside any skills/ folder."""
-        skills = self.doc.folder.parent
-        if skills.name != "skills":
-            return None
-        manifest = skills.parent / CODEX_MANIFEST
-        return str(manifest), manifest.is_file()
+        return manifest_beside(self.doc.folder, CODEX_MANIFEST)
 
     @cached_property
     def exempt(self) -> str | None:
@@ -305,7 +303,7 @@ class Facts:
         raw = target.strip()
         if not raw or raw.startswith("#") or is_external(raw):
             return None
-        path = unquote(raw.split("#", 1)[0].split("?", 1)[0])
+        path = unquote(link_path(raw))
         if not path:
             return None
         listing = self.doc.listing
@@ -445,9 +443,9 @@ class Facts:
         base = posixpath.dirname(rel)
         targets: set[str] = set()
         for link in parsed.links:
-            target = link.target.split("#", 1)[0].split("?", 1)[0].strip()
-            if target and not is_external(target) and not target.startswith("/"):
-                targets.add(posixpath.normpath(posixpath.join(base, unquote(target))))
+            target = resolve_link(link.target, base)
+            if target is not None:
+                targets.add(target)
         found = {f for f in wanted if f in targets}
         for folder in targets:
             if listing.has_dir(folder):
@@ -634,6 +632,17 @@ class Dependencies:
         return self.plugin is not None or any(n.exists for n in self.named)
 
 
+def manifest_beside(skill: Path, manifest: str) -> tuple[str, bool] | None:
+    """Where the plugin manifest ``manifest`` would be for a skill that sits in a folder named
+    skills/ (the plugin's), and whether it is there: checked for existence only, never opened.
+    None for a skill outside any skills/ folder."""
+    skills = skill.parent
+    if skills.name != "skills":
+        return None
+    path = skills.parent / manifest
+    return str(path), path.is_file()
+
+
 def _plugin_name(plugin: Path) -> str:
     """The plugin's name (what namespaces its skills): its manifest's, else its folder's."""
     data = read_manifest(plugin, CLAUDE_MANIFEST).data or {}
@@ -679,8 +688,7 @@ def dependencies(doc: SkillDocument) -> Dependencies:
     if not found:
         return Dependencies((), None, None)
     skills = doc.folder.parent
-    manifest = skills.parent / CLAUDE_MANIFEST
-    checked = (str(manifest), manifest.is_file()) if skills.name == "skills" else None
+    checked = manifest_beside(doc.folder, CLAUDE_MANIFEST)
     plugin = _plugin_name(skills.parent) if checked is not None and checked[1] else None
     named = []
     for name, line, column, said_skill in found:

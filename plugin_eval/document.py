@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -767,3 +768,18 @@ URL_RE = regexes.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:|^//|^www\.")
 def is_external(target: str) -> bool:
     """True for URLs, mail links and other schemes: never resolved as files."""
     return bool(URL_RE.match(target))
+
+
+def link_path(target: str) -> str:
+    """A link destination's path: without its #fragment and ?query, stripped (still quoted)."""
+    return target.split("#", 1)[0].split("?", 1)[0].strip()
+
+
+def resolve_link(target: str, base: str) -> str | None:
+    """Where a relative link ``target`` in a file of folder ``base`` (relative to the skill
+    folder, "" for SKILL.md's) points, normalised; None for a URL, an anchor alone, an
+    absolute path or nothing. A result may leave the folder ("../x")."""
+    path = link_path(target)
+    if not path or is_external(path) or path.startswith("/"):
+        return None
+    return posixpath.normpath(posixpath.join(base, unquote(path)))

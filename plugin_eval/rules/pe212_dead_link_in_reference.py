@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 from plugin_eval import budgets, regexes
 from plugin_eval.analysis import Facts
-from plugin_eval.document import SkillDocument, is_external, parse_markdown
+from plugin_eval.document import SkillDocument, link_path, parse_markdown, resolve_link
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, Rule, Setting
@@ -33,12 +33,9 @@ _FENCE = regexes.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
 def _dead(target: str, base: str, present: set[str]) -> str | None:
     """Where ``target``, a link destination in a file of folder ``base``, resolves inside the
     skill when nothing is there; None when it is there, leaves the folder, or is no path."""
-    target = target.split("#", 1)[0].split("?", 1)[0].strip()
-    if not target or is_external(target) or target.startswith("/"):
-        return None
-    resolved = posixpath.normpath(posixpath.join(base, unquote(target)))
-    if resolved == ".." or resolved.startswith("../") or resolved in present:
-        return None  # outside the folder (another rule's), or there
+    resolved = resolve_link(target, base)
+    if resolved is None or resolved == ".." or resolved.startswith("../") or resolved in present:
+        return None  # no path, outside the folder (another rule's), or there
     return resolved
 
 
@@ -110,7 +107,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         seen: set[str] = set()
         for link in parsed.links:
             resolved = _dead(link.target, base, present)
-            target = link.target.split("#", 1)[0].split("?", 1)[0].strip()
+            target = link_path(link.target)
             if resolved is None or target in seen:
                 continue
             seen.add(target)

@@ -256,12 +256,6 @@ def _labelled(doc: SkillDocument) -> int | None:
     return found["output"] if "input" in found and "output" in found else None
 
 
-def _names_itself(match: re.Match[str], own: set[str]) -> bool:
-    """Whether a "use the X skill" match names the skill whose body it is in."""
-    words = match.group(0).split()
-    return len(words) >= 2 and words[-1].rstrip("s") in ("skill", "agent") and words[-2] in own
-
-
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
     headings = _Headings(doc, facts)
@@ -389,7 +383,8 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         for kind, regex, starts, keywords in SIGNALS
         if keywords is None or any(k in joined for k in keywords)
         for m in from_starts(regex, joined, starts)
-        if (m.start() == 0 or not joined[m.start() - 1].isalnum()) and not _names_itself(m, own)
+        if (m.start() == 0 or not joined[m.start() - 1].isalnum())
+        and not (kind == "calls other" and m.group(0).split()[-2] in own)
     ]
     signals.sort(key=lambda s: s[1] or 0)
     distinct = list(dict.fromkeys(label.lower() for label, _ in signals))
