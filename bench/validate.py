@@ -14,7 +14,8 @@ Prints, per dimension: Spearman's rho and the mean absolute error of the tool's 
 score against the labels (with the two rating passes' own agreement for reference, and a 95 %
 bootstrap interval of rho: how far the figure could move on another draw of skills); and per
 rule: how many of its findings were labelled real, false, debatable or not labelled yet
-(findings the labelling never saw, because the rule changed since), its precision (real /
+(findings the labelling never saw: new ones, or ones whose message changed since they were
+labelled, since a label judges the message its reader saw), its precision (real /
 labelled, debatable counted as not real), and its precision among the findings the labels
 decided (real / (real + false), debatable left out).
 """
@@ -55,10 +56,14 @@ def finding_key(sid: str, code: str, file: str, line: object) -> tuple[str, str,
     return (sid, code, file, str(line))
 
 
-def load_finding_labels() -> dict[tuple[str, str, str, str], str]:
-    out: dict[tuple[str, str, str, str], str] = {}
+def load_finding_labels() -> dict[tuple[str, str, str, str], dict[str, str]]:
+    """Each finding's label, found by where it is and then by its message: several findings
+    can share a place (unlinked files are reported on the same line), and a label holds only
+    for the message its reader judged."""
+    out: dict[tuple[str, str, str, str], dict[str, str]] = defaultdict(dict)
     for row in json.loads((HERE / "findings_labels.json").read_text()):
-        out[finding_key(row["id"], row["code"], row["file"], row["line"])] = row["label"]
+        key = finding_key(row["id"], row["code"], row["file"], row["line"])
+        out[key][row["message"]] = row["label"]
     return out
 
 
@@ -163,7 +168,7 @@ def main() -> int:
         for (code, file, line), message in zip(
             scored[sid]["findings"], scored[sid]["message"], strict=True
         ):
-            label = found.get(finding_key(sid, code, file, line), "unlabelled")
+            label = found.get(finding_key(sid, code, file, line), {}).get(message, "unlabelled")
             per_rule[code][label] += 1
             if label == "unlabelled":
                 unlabelled.append(f"{sid}/{file}:{line} {code} {message}")

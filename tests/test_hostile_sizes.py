@@ -266,9 +266,13 @@ def test_the_issues_samples_finish_with_a_small_report(tmp_path: Path) -> None:
         "links": FRONT + "".join(f"[l](references/m{i}.md) " for i in range(100_000)) + "\n",
     }
     for name, text in skills.items():
-        write_files(tmp_path / name / "example-skill", {"SKILL.md": text})
+        # In a Codex plugin, so that Codex's cut (PE401) is measured on them too.
+        write_files(
+            tmp_path / name,
+            {".codex-plugin/plugin.json": '{"name": "x"}\n', "skills/example-skill/SKILL.md": text},
+        )
     assert len(skills["must"].encode()) <= MAX_SKILL_BYTES
-    batch = score_paths([tmp_path / name / "example-skill" for name in skills])
+    batch = score_paths([tmp_path / name / "skills" / "example-skill" for name in skills])
     assert [sorted(Counter(f.code for f in r.findings).items()) for r in batch.reports] == [
         [("PE302", 1), ("PE303", 1), ("PE401", 1)],
         [("PE301", 1), ("PE303", 1), ("PE401", 1)],

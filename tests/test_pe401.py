@@ -194,9 +194,9 @@ def test_instructions_after_a_related_skill_are_a_loss(tmp_path: Path) -> None:
     assert finding.line == 88
 
 
-def test_outside_a_codex_plugin_it_is_an_info_note_on_packaging(tmp_path: Path) -> None:
-    """Codex cuts plugin skills only: a skill with no Codex plugin manifest beside its skills/
-    folder (a standalone skill, or a Claude Code plugin alone) gets a note, not a warning."""
+def test_outside_a_codex_plugin_there_is_no_finding(tmp_path: Path) -> None:
+    """Codex documents its cut for plugin skills: a skill with no Codex plugin manifest beside
+    its skills/ folder (a standalone skill, or a Claude Code plugin alone) loses nothing."""
     tail = "\n## Delivery\n\nUpload the file to the finance share and post its checksum.\n"
     standalone = tmp_path / "invoice-export"
     claude_only = tmp_path / "billing" / "skills" / "invoice-export"
@@ -204,16 +204,13 @@ def test_outside_a_codex_plugin_it_is_an_info_note_on_packaging(tmp_path: Path) 
     for folder in (standalone, claude_only):
         write_files(folder, {"SKILL.md": HEAD + CHECKS + tail})
         result = score_skill(folder, Config(), "invoice-export")
-        [finding] = [f for f in result.findings if f.code == "PE401"]
-        assert (finding.line, finding.column, finding.severity) == (CUT_LINE, None, Severity.INFO)
-        assert finding.message.startswith(
-            f"SKILL.md is {len((HEAD + CHECKS + tail).encode()):,} bytes; it is not in a Codex "
-            "plugin, but packaged in one, Codex would read it only to 8,000 bytes (around line "
-            "87) and drop the rest, "
-        )
+        assert [f for f in result.findings if f.code == "PE401"] == []
     # The manifest looked for is recorded, so a cached result is dropped once it appears.
     manifest = str(tmp_path / "billing" / ".codex-plugin" / "plugin.json")
     assert (manifest, False) in result.outside_checks
+    write_files(tmp_path / "billing", {".codex-plugin/plugin.json": '{"name": "billing"}\n'})
+    [finding] = [f for f in score_skill(claude_only, Config(), "x").findings if f.code == "PE401"]
+    assert (finding.line, finding.column, finding.severity) == (CUT_LINE, None, Severity.WARNING)
 
 
 def test_in_a_codex_plugin_it_is_a_warning(tmp_path: Path) -> None:

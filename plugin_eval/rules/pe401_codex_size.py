@@ -13,35 +13,31 @@ from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting
 from plugin_eval.textsearch import one_line
 
+CODEX_MANIFEST = '{"name": "csv-tools", "version": "1.0.0"}\n'
+
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     size = facts.skill_bytes
-    if size <= CODEX_BYTES or facts.linked_detail:
+    # The cut Codex documents is for plugin skills; it is no loss for a skill outside one.
+    if size <= CODEX_BYTES or facts.linked_detail or not _in_codex_plugin(facts):
         return
     cut = doc.raw[:CODEX_BYTES].count(b"\n") + 1
     if _only_repeats(doc, facts, cut):
         return
     lost = size - CODEX_BYTES
-    dropped = f"{_share(lost, size)} of the file{_sections(doc, cut)}"
-    if facts.codex_plugin is not None and facts.codex_plugin[1]:
-        yield RULE.finding(
-            f"SKILL.md is {size:,} bytes; Codex reads plugin skills to {CODEX_BYTES:,} bytes "
-            f"(around line {cut}) and drops the rest, {dropped}; SKILL.md links no supporting "
-            "file that holds it",
-            cut,
-            None,
-        )
-        return
-    # Not in a Codex plugin: Codex cuts only plugin skills, so this is a note on what
-    # packaging it as one would lose, not a loss today.
     yield RULE.finding(
-        f"SKILL.md is {size:,} bytes; it is not in a Codex plugin, but packaged in one, Codex "
-        f"would read it only to {CODEX_BYTES:,} bytes (around line {cut}) and drop the rest, "
-        f"{dropped}; SKILL.md links no supporting file that holds it",
+        f"SKILL.md is {size:,} bytes; Codex reads plugin skills to {CODEX_BYTES:,} bytes "
+        f"(around line {cut}) and drops the rest, {_share(lost, size)} of the file"
+        f"{_sections(doc, cut)}; SKILL.md links no supporting file that holds it",
         cut,
         None,
-        severity=Severity.INFO,
     )
+
+
+def _in_codex_plugin(facts: Facts) -> bool:
+    """Whether the skill sits in a Codex plugin's skills/ folder (a .codex-plugin/plugin.json
+    beside it)."""
+    return facts.codex_plugin is not None and facts.codex_plugin[1]
 
 
 # A list item that points to another skill: "- [name](../name/SKILL.md) — gloss" or
@@ -148,20 +144,20 @@ RULE = Rule(
     summary="SKILL.md (frontmatter included) is at most 8,000 bytes, unless it links or names "
     "supporting text files that hold the detail (in references/, reference/, docs/ or beside "
     "SKILL.md). The finding names the line where Codex cuts, the share of the file it drops "
-    "and the sections lost. A warning in a Codex plugin (a .codex-plugin/plugin.json beside "
-    "the skills/ folder); elsewhere Codex does not cut, and the finding is an info note on "
-    "what packaging the skill in a Codex plugin would lose.",
+    "and the sections lost. Only for a skill in a Codex plugin (a .codex-plugin/plugin.json "
+    "beside its skills/ folder): the cut Codex documents is for plugin skills.",
     why="OpenAI Codex truncates plugin skills at 8,000 bytes with only a warning: instructions "
     "after the cut are never seen there.",
     fix="Move detail into references/ files and link them from SKILL.md.",
     bad=Example(
         {
             "SKILL.md": GOOD_SKILL
-            + "".join(f"Column {i} keeps its CSV header.\n" for i in range(300))
+            + "".join(f"Column {i} keeps its CSV header.\n" for i in range(300)),
+            "../../.codex-plugin/plugin.json": CODEX_MANIFEST,
         },
         expect=(Expect("PE401", "SKILL.md", 249, None),),
     ),
-    good=Example({"SKILL.md": GOOD_SKILL}),
+    good=Example({"SKILL.md": GOOD_SKILL, "../../.codex-plugin/plugin.json": CODEX_MANIFEST}),
     source="OpenAI Codex skill loader",
     limits="Bytes of SKILL.md are counted, frontmatter included; a linked supporting file "
     "silences it, whether or not the text after the cut also exists there. Text after the cut "
