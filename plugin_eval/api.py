@@ -14,6 +14,7 @@ request itself or a path it names (the command line's exit 2), one line saying w
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -173,12 +174,17 @@ class Resolved:
 
 def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resolved:
     """The skills and plugins the paths name. A folder that is neither a skill nor a plugin
-    is searched, as `report` searches its root. One bad path never stops the others."""
+    is searched, as `report` searches its root, and so is a plugin folder: the plugin, and
+    any skill in it that the plugin does not load (a project's `.claude/skills`, an
+    examples folder), which is scored on its own rather than passed over in silence. One
+    bad path never stops the others."""
     out = Resolved([], [], [], [])
     seen: set[str] = set()
     for path in paths:
         try:
             targets, said = resolve(Path(path))
+            if [t.kind for t in targets] == [Kind.PLUGIN] and Path(path).is_dir():
+                targets, said = _search(Path(path), scope, out.skipped)
         except TargetError as exc:
             if exc.missing:
                 out.failures.append(Failure(str(path), str(exc).removeprefix(f"{path}: ")))
@@ -209,7 +215,8 @@ def _search(
         for item in found.items
     ]
     skipped += [(joined(shown, rel), why) for rel, why in found.skipped]
-    notes = list(found.notes)
+    # Each note opens with a path from the folder searched: shown from where the run is.
+    notes = [joined(shown, note) for note in found.notes]
     if not targets:
         passed = ", ".join(f"{joined(shown, rel)} ({why})" for rel, why in found.skipped[:5])
         more = f" and {len(found.skipped) - 5} more" if len(found.skipped) > 5 else ""
@@ -333,7 +340,10 @@ def render(
 
 def write_output(path: Path, text: str) -> None:
     """Write to a temporary file beside ``path`` and rename: never a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file where one of the folders should be
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path)) from None
     write_text(path, text)
 
 

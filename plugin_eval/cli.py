@@ -66,7 +66,7 @@ RespectGitignore = Annotated[
     bool | None,
     typer.Option(
         "--respect-gitignore/--no-respect-gitignore",
-        help="Leave out what .gitignore files ignore when searching [default: respect].",
+        help="Leave out what .gitignore files ignore when searching (default: respect).",
         show_default=False,
     ),
 ]
@@ -369,7 +369,7 @@ def score(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="Skills, SKILL.md files, plugins, or folders to search for them [default: .]."
+            help="Skills, SKILL.md files, plugins, or folders to search for them (default: .)."
         ),
     ] = None,
     depth: Annotated[
@@ -397,7 +397,7 @@ def score(
     ] = None,
     fail_on: Annotated[
         FailOn | None,
-        typer.Option(help="Exit 1 when a finding has this severity or worse [default: error]."),
+        typer.Option(help="Exit 1 when a finding has this severity or worse (default: error)."),
     ] = None,
     explain: Annotated[
         bool, typer.Option(help="Show the evidence behind every sub-score.")
@@ -617,7 +617,10 @@ def report_command(
         ),
     ] = None,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes [default: cores].")
+        int | None,
+        typer.Option(
+            "--jobs", "-j", min=1, help="Worker processes (default: the number of cores)."
+        ),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Score everything again.")] = False,
     cache_dir: Annotated[Path, typer.Option(help="Where the result cache lives.")] = Path(

@@ -64,7 +64,7 @@ class Item:
         """The item in a report (its row, its files, its cache entry): the folder's path, or
         `folder/@name` for a marketplace entry sharing its folder with others."""
         if self.label is None:
-            return self.rel
+            return self.rel or "."  # the root itself: its path in every report is "."
         return f"{self.rel}/@{self.label}" if self.rel else f"@{self.label}"
 
     @property
@@ -201,15 +201,23 @@ def _walk(
         folder = Path(here.path)
         names = set(here.files)
         if any(m.split("/")[0] in here.dirs and (folder / m).is_file() for m in MANIFESTS):
-            yield Item(Kind.PLUGIN, folder, here.rel)  # a plugin is one unit: its skills go with it
-            here.dirs.clear()
-            continue
+            # A plugin is one unit with the skills it loads (skills/*); the walk goes on
+            # inside it, so a skill kept elsewhere in its folder (a project's .claude/skills,
+            # an examples folder) is found and scored as loose, never hidden by the plugin.
+            yield Item(Kind.PLUGIN, folder, here.rel)
         ignores = ignores_of.get(here.rel.rpartition("/")[0], ()) if here.rel else ()
         if scope.respect_gitignore and GITIGNORE in names:
             ignores = _gitignore(folder, here.rel, ignores, notes)
         ignores_of[here.rel] = ignores
         if SKILL_FILE in names or SKILL_FILE in here.links or SKILL_FILE in here.others:
             skills.append((folder, here.rel))  # and keep walking: skills may nest skills
+        else:
+            misnamed = sorted(n for n in names if n.lower() == SKILL_FILE.lower())
+            if misnamed:
+                notes.append(
+                    f"{here.child(misnamed[0])}: not scored; a skill's file is named "
+                    f"{SKILL_FILE}, in capitals, or harnesses do not load it"
+                )
         for name in here.links:
             if os.path.isdir(os.path.join(here.path, name)):
                 target = os.path.realpath(os.path.join(here.path, name))
@@ -257,10 +265,16 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
         if folder != root and root not in folder.parents:
             notes.append(f"{MARKETPLACE}: plugin '{name}' points outside the root; skipped")
             continue
+        if not folder.is_dir():
+            notes.append(
+                f"{MARKETPLACE}: plugin '{name}' has the source '{source}', which is not a "
+                "folder under the root; nothing to score, and installing it would fail"
+            )
+            continue
         # An entry is its own item where it has no plugin.json, is its own manifest
         # ("strict": false), or lists its skills; otherwise the walk finds the plugin.
         own = entry.get("strict") is False or listed_skills(entry) is not None
-        if folder.is_dir() and (own or not any((folder / m).is_file() for m in MANIFESTS)):
+        if own or not any((folder / m).is_file() for m in MANIFESTS):
             rel = folder.relative_to(root).as_posix()
             yield Item(
                 Kind.PLUGIN, folder, "" if rel == "." else rel, json.dumps(entry, sort_keys=True)

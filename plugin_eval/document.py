@@ -481,12 +481,18 @@ def _load_yaml(
         fields.clear()
         mark = err.problem_mark or err.context_mark
         reason = err.problem or err.context or "invalid YAML"
+        fix = None
+        if mark is not None and _tab_at(source, mark.line, mark.column):
+            # YAML's own words ("found character that cannot start any token") hide the cause.
+            reason = f"a tab character ({reason}); YAML indents with spaces only"
+            fix = "Replace the tab with spaces (two per level), as in the lines around it."
         problems.append(
             ParseProblem(
                 Problem.INVALID_YAML,
                 f"frontmatter is not valid YAML: {reason}",
                 mark.line + 2 if mark else None,
                 mark.column + 1 if mark else None,
+                fix=fix,
             )
         )
         return False
@@ -500,6 +506,19 @@ def _load_yaml(
     finally:
         loader.dispose()
     return True
+
+
+def _tab_at(source: str, line: int, column: int) -> bool:
+    """Whether YAML's error points at a tab, or at a line whose indentation holds one."""
+    start = 0
+    for _ in range(line):
+        start = source.find("\n", start) + 1
+        if start == 0:
+            return False
+    end = source.find("\n", start)
+    text = source[start : end if end != -1 else len(source)]
+    indent = text[: len(text) - len(text.lstrip(" \t"))]
+    return "\t" in indent or text[column : column + 1] == "\t"
 
 
 def _node_kind(node: yaml.Node) -> str:

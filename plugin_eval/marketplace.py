@@ -28,7 +28,14 @@ from plugin_eval.document import parse_skill
 from plugin_eval.engine import collection_paused, score_document
 from plugin_eval.json_input import JsonInputError
 from plugin_eval.json_input import parse as parse_json
-from plugin_eval.output_files import UNUSABLE, remove_leftovers, unusable, write_bytes, write_text
+from plugin_eval.output_files import (
+    UNUSABLE,
+    PathUnusable,
+    remove_leftovers,
+    unusable,
+    write_bytes,
+    write_text,
+)
 from plugin_eval.plugin import parse_plugin
 from plugin_eval.plugin_score import score_plugin_document
 from plugin_eval.report.model import (
@@ -358,6 +365,11 @@ def run_report(
 ) -> tuple[RowStore, RunStats]:
     """Score every item under ``root`` into ``out``; return the rows (on disk) and statistics."""
     found = discover(root, config.scope())
+    if not found.items:  # a mistyped ROOT must not pass as an empty report
+        raise PathUnusable(
+            f"{root}: nothing to score: no skill (a folder with SKILL.md) or plugin under it"
+            + "".join(f"; {note}" for note in found.notes)
+        )
     stats = RunStats(items=len(found.items), notes=list(found.notes))
     stats.plugins = sum(1 for i in found.items if i.kind == Kind.PLUGIN)
     stats.skills = stats.items - stats.plugins

@@ -152,6 +152,18 @@ def test_output_file_names_a_format_the_command_can_render(tmp_path: Path) -> No
     assert result.exit_code == 2
 
 
+def test_an_output_file_under_a_file_says_so(tmp_path: Path) -> None:
+    """A file where a folder of the path should be is named as such, not 'File exists'."""
+    (tmp_path / "notes").write_text("mine\n")
+    target = tmp_path / "notes" / "out.sarif"
+    result = runner.invoke(
+        app, ["score", str(REPO / "corpus/csv-cleanup"), "--output-file", f"sarif={target}"]
+    )
+    assert result.exit_code == 2
+    assert "cannot be written (Not a directory)" in result.stderr
+    assert (tmp_path / "notes").read_text() == "mine\n"
+
+
 def test_action_scores_once_and_writes_every_output() -> None:
     text = (REPO / "action.yml").read_text()
     assert text.count("plugin-eval score") == 1
@@ -186,6 +198,58 @@ def test_the_action_script_runs_locally(tmp_path: Path) -> None:
     assert "::error file=corpus/broken-dead-links/SKILL.md" in done.stdout
     assert summary.read_text().count("## ") >= 2
     assert json.loads(sarif.read_text())["runs"][0]["results"]
+
+
+def _run_action(folder: Path, tmp_path: Path, **inputs: str) -> subprocess.CompletedProcess[str]:
+    """The action's scoring step, run with bash as GitHub would, in ``folder``: each input
+    not given is the action's default."""
+    import yaml
+
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    (step,) = [s for s in action["runs"]["steps"] if s.get("name") == "Score"]
+    given = {name: str(spec["default"]) for name, spec in action["inputs"].items()} | inputs
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    shim = bin_dir / "plugin-eval"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m plugin_eval "$@"\n')
+    shim.chmod(0o755)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "PYTHONPATH": str(REPO),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        **{f"PE_{name.upper().replace('-', '_')}": value for name, value in given.items()},
+    }
+    return subprocess.run(
+        ["bash", "-c", step["run"]],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_action_leaves_unset_gates_to_the_project_configuration(tmp_path: Path) -> None:
+    """A project's own threshold and fail-on hold in CI as they do locally; an input given
+    to the action overrides them, as a flag overrides the configuration."""
+    project = tmp_path / "project"
+    (project / "skills").mkdir(parents=True)
+    import shutil
+
+    shutil.copytree(REPO / "corpus" / "dependency-audit", project / "skills" / "dependency-audit")
+    (project / ".plugin-eval.toml").write_text('fail-on = "warning"\nthreshold = 95\n')
+    done = _run_action(project, tmp_path, path="skills/dependency-audit")
+    assert done.returncode == 1, done.stderr
+    assert "::warning file=skills/dependency-audit/SKILL.md,line=3" in done.stdout
+    summary = (tmp_path / "summary.md").read_text()
+    assert "at warning or worse (--fail-on)" in summary and "below the threshold" in summary
+    done = _run_action(project, tmp_path, path="skills/dependency-audit", threshold="0")
+    assert done.returncode == 1  # still the warning
+    done = _run_action(
+        project, tmp_path, path="skills/dependency-audit", threshold="0", **{"fail-on": "none"}
+    )
+    assert done.returncode == 0, done.stdout
 
 
 def test_one_version_string_and_a_typed_package() -> None:

@@ -291,3 +291,20 @@ def test_running_one_command_builds_only_it_and_leaves_every_command_registered(
         cli.main(["scroe"])
     assert done.value.code == 2
     assert "No such command 'scroe'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("command", "shown"),
+    [
+        ("score", ("search for them (default: .).", "worse (default: error).")),
+        ("report", ("searching (default: respect).", "(default: the number of cores).")),
+    ],
+)
+def test_help_shows_the_defaults_written_in_it(command: str, shown: tuple[str, ...]) -> None:
+    """Help text is Rich markup: a default written in square brackets would be swallowed."""
+    result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.replace("│", " ").split())
+    for words in shown:
+        assert words in text, words
+    assert not any(f"{word} ." in text for word in ("them", "worse", "searching", "processes"))

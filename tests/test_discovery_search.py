@@ -198,3 +198,57 @@ def test_the_action_with_default_inputs_reports_on_the_repository(
     text = summary.read_text()
     assert all(f"`{path}`" in text for path in EXPECTED)
     assert text.endswith("## Result: FAIL\n\n- 1 finding(s) at error or worse (--fail-on)\n")
+
+
+def test_a_skill_in_a_plugin_that_the_plugin_does_not_load_is_scored_on_its_own(
+    tmp_path: Path,
+) -> None:
+    """A plugin loads skills/*: a project skill in its .claude/skills, or one kept in an
+    examples folder, is a loose skill of its own, for `score` of the plugin as for `report`."""
+    root = tmp_path / "csv-tools"
+    write_files(
+        root,
+        {
+            **good_plugin(),
+            ".claude/skills/release-notes/SKILL.md": skill("release-notes"),
+            "examples/csv-sample/SKILL.md": skill("csv-sample"),
+        },
+    )
+    found = discover(root)
+    assert [(i.kind.value, i.rel) for i in found.items] == [
+        ("plugin", ""),
+        ("skill", ".claude/skills/release-notes"),
+        ("skill", "examples/csv-sample"),
+    ]
+    listed = runner.invoke(app, ["score", str(root), "--show-files"])
+    assert listed.stdout.splitlines() == [
+        f"score  {root.as_posix()}  (plugin)",
+        f"score  {root.as_posix()}/.claude/skills/release-notes  (skill)",
+        f"score  {root.as_posix()}/examples/csv-sample  (skill)",
+    ]
+    out = tmp_path / "out"
+    done = runner.invoke(app, ["report", str(root), "--out", str(out), "--no-cache"])
+    assert done.exit_code == 0, done.stderr
+    rows = json.loads((out / "summary.json").read_text())["rows"]
+    assert sorted((r["kind"], r["path"]) for r in rows) == [
+        ("plugin", "."),
+        ("skill", ".claude/skills/release-notes"),
+        ("skill", "examples/csv-sample"),
+    ]
+
+
+def test_a_skill_file_in_other_letter_case_is_named_in_a_note(tmp_path: Path) -> None:
+    """`skill.md` is not loaded by harnesses: said with the path, never passed over silently."""
+    root = tmp_path / "csv-tools"
+    write_files(root, {**good_plugin(), "skills/csv-lower/skill.md": skill("csv-lower")})
+    assert discover(root).notes == [
+        "skills/csv-lower/skill.md: not scored; a skill's file is named SKILL.md, in capitals, "
+        "or harnesses do not load it"
+    ]
+    alone = tmp_path / "csv-lower"
+    write_files(alone, {"skill.md": skill("csv-lower")})
+    result = runner.invoke(app, ["score", str(alone)])
+    assert result.exit_code == 2
+    assert f"{alone.as_posix()}/skill.md: not scored; a skill's file is named SKILL.md" in (
+        " ".join(result.stderr.split())
+    )

@@ -158,3 +158,28 @@ def test_skill_md_symlinked_out_of_the_folder_is_not_read(
     doc = parse_skill(folder)
     assert [p.kind for p in doc.problems] == [Problem.NOT_TEXT]
     assert "leaked-secret" not in doc.text and doc.frontmatter == {}
+
+
+def test_a_tab_in_the_frontmatter_is_named_with_its_fix(tmp_path: Path) -> None:
+    """YAML says 'found character that cannot start any token'; the finding says it is a tab,
+    where, and what to write instead; the missing description then points back to it."""
+    from plugin_eval.config import Config
+    from plugin_eval.engine import score_skill
+
+    folder = tmp_path / "csv-report"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(
+        "---\nname: csv-report\ndescription: Formats CSV reports. Use when exporting tables.\n"
+        "metadata:\n\tauthor: data-team\n---\n\n# CSV report\n\nSteps.\n"
+    )
+    found = {f.code: f for f in score_skill(folder, Config(), "csv-report").findings}
+    yaml_error, missing = found["PE003"], found["PE101"]
+    assert (yaml_error.line, yaml_error.column) == (5, 1)
+    assert yaml_error.message == (
+        "frontmatter is not valid YAML: a tab character (found character that cannot start "
+        "any token); YAML indents with spaces only"
+    )
+    assert (
+        yaml_error.fix == "Replace the tab with spaces (two per level), as in the lines around it."
+    )
+    assert missing.fix.startswith("Fix the frontmatter error reported for this file first")

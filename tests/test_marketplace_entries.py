@@ -148,3 +148,28 @@ def test_a_listed_skill_anywhere_in_the_folder_is_part_of_the_cache_key(tmp_path
     report = json.loads((out / "plugins" / "repo.json").read_text())
     assert report["name"] == "tools"
     assert "PE201" in [f["code"] for f in report["findings"]]
+
+
+def test_an_entry_whose_source_folder_is_missing_is_a_note(tmp_path: Path) -> None:
+    """A listed plugin that is not there is said, not dropped: installing it would fail."""
+    entries = [
+        {"name": "csv-tools", "source": "./plugins/csv-tools"},
+        {"name": "ghost", "source": "./plugins/ghost"},
+    ]
+    write_files(
+        tmp_path,
+        {
+            ".claude-plugin/marketplace.json": json.dumps({"name": "m", "plugins": entries}),
+            "plugins/csv-tools/.claude-plugin/plugin.json": '{"name": "csv-tools"}',
+            "plugins/csv-tools/skills/csv-merge/SKILL.md": SKILL.format(name="csv-merge"),
+        },
+    )
+    found = discover(tmp_path)
+    assert [item.rel for item in found.items] == ["plugins/csv-tools"]
+    assert found.notes == [
+        ".claude-plugin/marketplace.json: plugin 'ghost' has the source './plugins/ghost', "
+        "which is not a folder under the root; nothing to score, and installing it would fail"
+    ]
+    result = runner.invoke(app, ["score", str(tmp_path), "--fail-on", "none"])
+    assert result.exit_code == 0
+    assert "plugin 'ghost' has the source './plugins/ghost'" in result.stderr

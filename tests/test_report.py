@@ -359,3 +359,29 @@ def test_compare_refuses_a_revision_that_looks_like_an_option(tmp_path: Path) ->
     write_files(tmp_path, {"a/SKILL.md": skill("a")})
     result = runner.invoke(app, ["compare", str(tmp_path / "a"), "--against", "--output=/tmp/x"])
     assert result.exit_code == 2 and "not a revision" in result.stderr
+
+
+def test_a_root_that_is_itself_a_plugin_has_the_path_dot(tmp_path: Path) -> None:
+    """The root's row names it '.', as its own report does: never an empty path."""
+    root = tmp_path / "csv-tools"
+    write_files(root, good_plugin())
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["report", str(root), "--out", str(out), "--no-cache"])
+    assert result.exit_code == 0, result.stderr
+    [row] = json.loads((out / "summary.json").read_text())["rows"]
+    [written] = (out / "plugins").glob("*.json")
+    assert row["path"] == json.loads(written.read_text())["path"] == "."
+    assert "``" not in (out / "summary.md").read_text()
+
+
+def test_report_of_a_folder_with_nothing_to_score_is_a_usage_error(tmp_path: Path) -> None:
+    """A mistyped ROOT does not pass as an empty report, as with score; nothing is written."""
+    (tmp_path / "root" / "notes").mkdir(parents=True)
+    (tmp_path / "root" / "notes" / "skill.md").write_text("---\nname: x\n---\n")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["report", str(tmp_path / "root"), "--out", str(out)])
+    assert result.exit_code == 2
+    assert "nothing to score: no skill (a folder with SKILL.md) or plugin under it" in " ".join(
+        result.stderr.split()
+    )
+    assert not out.exists()

@@ -6,11 +6,21 @@ from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
 from plugin_eval.budgets import DESCRIPTION_MIN_CHARS
-from plugin_eval.document import SkillDocument
+from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 from plugin_eval.triggering import display_width
+
+# Frontmatter that was written and could not be read as a mapping of fields.
+UNPARSED = frozenset(
+    (
+        Problem.INVALID_YAML,
+        Problem.NOT_A_MAPPING,
+        Problem.UNCLOSED_FRONTMATTER,
+        Problem.COLLAPSED_FRONTMATTER,
+    )
+)
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -19,11 +29,17 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     line, column = field_location(doc, "description")
     value = doc.frontmatter.get("description")
     if not doc.frontmatter_ok:
+        # Where YAML was there and did not parse, writing a description is not the fix.
+        unparsed = any(p.kind in UNPARSED for p in doc.problems)
         yield RULE.finding(
             "no description could be read: the frontmatter is missing or invalid (see the "
             "frontmatter error), so harnesses skip this skill",
             line,
             column,
+            "Fix the frontmatter error reported for this file first: the description is read "
+            "once the frontmatter parses."
+            if unparsed
+            else None,
         )
     elif value is None:
         what = "is empty" if "description" in doc.fields else "is missing"

@@ -26,11 +26,12 @@ BODY = HEAD + (
 # "see **Common Tasks** below", "as described in the Configuration section", "see the
 # 'Setup' section", and a same-file link to an anchor, "[the rules](#locking-rules)".
 POINTERS = regexes.compile(
-    r"\b(?i:see|in|under|check|follow|per|from)\s+(?:the\s+)?\*\*(?P<bold>[^*\n]{3,60})\*\*"
+    r"\b(?i:see|in|under|check|follow|per|from|read|consult|refer\s+to)\s+(?:the\s+)?"
+    r"\*\*(?P<bold>[^*\n]{3,60})\*\*"
     r"(?:\s+section)?\s+(?:below|above)\b"
-    r"|\b(?i:in|see|under|check|follow|per|from)\s+the\s+(?:\*\*|[\"“'`])"
+    r"|\b(?i:in|see|under|check|follow|per|from|read|consult|refer\s+to)\s+the\s+(?:\*\*|[\"“'`])"
     r"(?P<quoted>[^*\"”'`\n]{3,60})(?:\*\*|[\"”'`])\s+section\b"
-    r"|\b(?i:in|see|under|check|follow|per|from)\s+the\s+"
+    r"|\b(?i:in|see|under|check|follow|per|from|read|consult|refer\s+to)\s+the\s+"
     r"(?P<titled>(?:[A-Z][\w&/-]*\s+){0,4}[A-Z][\w&/-]*)\s+section\b"
     r"|\]\(#(?P<anchor>[^)\s]+)\)"
 )
@@ -88,6 +89,8 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     slugs: set[str] = set()
     for line, text in candidates:
         for match in POINTERS.finditer(text):
+            if _elsewhere(text, match):
+                continue
             if names is None:  # the headings, compared only when a pointer is found
                 names, slugs = _headings(doc)
             anchor = match.group("anchor")
@@ -107,6 +110,20 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 match.start() + 1,
                 fix="Add the section, or point to the heading as it is written.",
             )
+
+
+# After the name: "… section of the paper", "… section in your report": another document's.
+_OTHER_DOCUMENT = regexes.compile(r"\s+(?:of|in|from)\s+(?!this\b|the\s+skill\b)\S")
+
+
+def _elsewhere(text: str, match: re.Match[str]) -> bool:
+    """Whether a pointer is about another document: quoted as an example ('"In the Methods
+    section…"' in a list of phrases to write), or a section of something else."""
+    if match.group("anchor") is not None:
+        return False
+    if match.start() > 0 and text[match.start() - 1] in "\"“'":
+        return True
+    return _OTHER_DOCUMENT.match(text, match.end()) is not None
 
 
 def _headings(doc: SkillDocument) -> tuple[list[str], set[str]]:
@@ -146,6 +163,10 @@ RULE = Rule(
     limits="English pointers only, and only to SKILL.md's own headings: a name in bold before "
     "'below' or 'above', a quoted or Title Case name before 'section', or a `#anchor` link. "
     "A name that is part of a heading (or contains one) counts as found, so a loose pointer "
-    "('the Setup section' for '## Setup and install') passes.",
+    "('the Setup section' for '## Setup and install') passes. The pointer opens with see, "
+    "read, refer to, consult, check, follow, in, under, per or from, on the first line of a "
+    "paragraph, list item or cell; one inside quotation marks (an example of what to "
+    "write: '\"In the Methods section…\"') or naming a section of something else ('the "
+    "Methods section of the manuscript') is not read as a pointer.",
     check=check,
 )
