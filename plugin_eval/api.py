@@ -469,6 +469,9 @@ def report_tree(
     except PathUnusable as err:
         raise UsageError(str(err)) from None
     stats.notes += said
+    # Items arrive as they are found in the cache or finish scoring: put in one order, so
+    # that SARIF and HTML are the same bytes whatever the cache held.
+    collected.sort(key=lambda r: (r.path, r.kind, r.name or ""))
     # Each file is written whole (a temporary file renamed into place), never half.
     try:
         header, summary = summary_report.write_summary(

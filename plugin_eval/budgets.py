@@ -30,6 +30,19 @@ LISTED_FILES = 5000
 # Skills scored per plugin; the rest are named in one error finding (PE012), never dropped
 # silently. The largest plugin of 91 real ones has far fewer.
 PLUGIN_SKILLS = 1000
+# A marketplace.json is read up to this many bytes, and this many of its plugin entries;
+# past either, a note says so (a real marketplace of hundreds of plugins is far smaller).
+MARKETPLACE_BYTES = 4 * 1024 * 1024
+MARKETPLACE_ENTRIES = 2000
+# A skill's eval file (evals/*.json, *.yaml) is read up to this many bytes; a larger one is
+# refused, named (a thousand hand-written cases take a few hundred KB).
+EVAL_FILE_BYTES = 2 * 1024 * 1024
+# Lines of a SKILL.md body parsed as Markdown (the longest of 874 real skills has under
+# 2,000); past them PE005 says where, and the rest is read as lines of text only.
+MARKDOWN_LINES = 300_000
+# Marks that open inline syntax ("[", "`", "<", "\\") read in one paragraph; past them the
+# paragraph is plain text and PE005 says where (each mark can make a few parser tokens).
+INLINE_MARKS = 100_000
 # PluginEval's OVER_CONSTRAINED anti-pattern: more MUST/NEVER/ALWAYS directives than this.
 MAX_DIRECTIVES = 15
 # Nodes that YAML aliases may repeat in one frontmatter or eval file, beyond the one node each

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import hmac
 import json
 import os
 import sqlite3
@@ -33,7 +34,7 @@ from plugin_eval.output_files import unusable
 from plugin_eval.report.model import SummaryRow
 from plugin_eval.walk import Listing, unchanged
 
-FORMAT = "4"
+FORMAT = "5"
 DEFAULT_DIR = Path(".plugin-eval-cache")
 NAME = "cache.sqlite3"
 BATCH = 64  # results per commit: another run waits milliseconds, a kill loses one batch
@@ -82,6 +83,47 @@ def installed_code() -> str:
 def checksum(payload: str | bytes) -> str:
     data = payload if isinstance(payload, bytes) else payload.encode("utf-8", "surrogateescape")
     return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+KEY_ENV = "PLUGIN_EVAL_CACHE_KEY"
+KEY_BYTES = 32
+
+
+@functools.cache
+def sealing_key() -> bytes:
+    """The secret every cache entry is sealed with, so that a cache someone else wrote (one
+    committed into the tree being scored, say) is never trusted: ``PLUGIN_EVAL_CACHE_KEY``
+    when set (CI keeps it as a secret), else a random key kept beside the model replies
+    (``$PLUGIN_EVAL_CACHE_DIR``, else ``$XDG_CACHE_HOME/plugin-eval`` or
+    ``~/.cache/plugin-eval``: ``cache-key``, mode 0600), made on first use. Where it cannot be kept, a key for this process alone: nothing is reused."""
+    given = os.environ.get(KEY_ENV)
+    if given:
+        return hashlib.sha256(given.encode("utf-8", "surrogateescape")).digest()
+    try:
+        # Where the model replies are kept (montecarlo.settings.default_cache_path).
+        base = os.environ.get("PLUGIN_EVAL_CACHE_DIR") or str(
+            Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "plugin-eval"
+        )
+        path = Path(base) / "cache-key"
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with contextlib.suppress(FileExistsError):
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(os.urandom(KEY_BYTES))
+        key = path.read_bytes()
+    except (OSError, RuntimeError):  # no home folder, a read-only one
+        return os.urandom(KEY_BYTES)
+    return key if len(key) == KEY_BYTES else os.urandom(KEY_BYTES)
+
+
+def seal(*fields: bytes | str) -> str:
+    """A keyed digest of an entry's fields (each length-prefixed: no two entries share one)."""
+    h = hashlib.blake2b(key=sealing_key(), digest_size=16)
+    for value in fields:
+        data = value if isinstance(value, bytes) else value.encode("utf-8", "surrogateescape")
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()
 
 
 @dataclass(frozen=True, repr=False)
@@ -199,23 +241,26 @@ class Cache:
         if found is None:
             self.misses += 1
             return None
+        payload, sealed, row_text, outside_text, reads_text, stamp = found
         try:
-            row = SummaryRow.model_validate_json(found[2])
-            outside = json.loads(found[3])
-            reads = json.loads(found[4])
-            intact = checksum(found[0]) == found[1]
-        except (TypeError, ValueError):  # pydantic's ValidationError is a ValueError
-            intact = False
-        if not intact:  # a damaged entry is recomputed, never trusted
-            self.misses += 1
-            return None
-        if any(os.path.lexists(path) != exists for path, exists in outside) or not unchanged(
-            folder, reads
-        ):
+            # Sealed by this user's key over every column: one written by anyone else, or
+            # changed since, is recomputed, never trusted.
+            intact = hmac.compare_digest(
+                seal(key, payload, row_text, outside_text, reads_text, stamp), str(sealed)
+            )
+            if intact:
+                row = SummaryRow.model_validate_json(row_text)
+                outside = json.loads(outside_text)
+                current = not any(
+                    os.path.lexists(path) != exists for path, exists in outside
+                ) and unchanged(folder, json.loads(reads_text))
+        except (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError):
+            intact = False  # pydantic's ValidationError is a ValueError
+        if not intact or not current:
             self.misses += 1
             return None
         self.hits += 1
-        return Entry(found[0], row, str(found[5]))
+        return Entry(payload, row, stamp)
 
     def put(
         self,
@@ -229,17 +274,8 @@ class Cache:
         """Save one result; results are committed in batches of ``BATCH``."""
         if self.db is None:
             return
-        self._batch.append(
-            (
-                key,
-                payload,
-                checksum(payload),
-                row.model_dump_json(),
-                json.dumps(outside),
-                json.dumps(reads),
-                stamp,
-            )
-        )
+        columns = (row.model_dump_json(), json.dumps(outside), json.dumps(reads), stamp)
+        self._batch.append((key, payload, seal(key, payload, *columns), *columns))
         if len(self._batch) >= BATCH:
             self._flush()
 

@@ -12,17 +12,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from plugin_eval import json_input
+from plugin_eval import budgets, json_input
 from plugin_eval.document import SKILL_FILE
+from plugin_eval.findings import bounded as cut_middle
 from plugin_eval.plugin import MANIFESTS, listed_skills
 from plugin_eval.textsearch import LazyRegex
 from plugin_eval.vocabulary import Kind
-from plugin_eval.walk import TOOL_FOLDERS, Walk
+from plugin_eval.walk import TOOL_FOLDERS, Walk, kind_within, read_file
 
 if TYPE_CHECKING:  # pathspec loads when a folder is searched, not when one skill is scored
     import pathspec
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
+SHOWN = 40  # names of passed-over marketplace entries a note shows, each cut to NAME_CHARS
+NAME_CHARS = 80
 MANIFEST_DIRS = frozenset(m.split("/")[0] for m in MANIFESTS)
 # Never searched (gitignore-style patterns from the searched root; `exclude` replaces them):
 # version control, dependencies, caches, virtual environments and plugin-eval's own cache.
@@ -58,6 +61,9 @@ class Item:
     entry: str | None = None
     # A marketplace entry that shares its folder with another: its name tells them apart.
     label: str | None = None
+    # Another item's file name would be the same (`a/b` and `a--b`, `A` and `a` on a file
+    # system that ignores case, two entries of one name): a digest keeps each its own.
+    unique: bool = False
 
     @property
     def id(self) -> str:
@@ -73,7 +79,10 @@ class Item:
         leading '.' (.claude/skills/…) spelt 'dot-' so no report file is hidden."""
         slug = self.id.replace("/", "--") if self.id not in ("", ".") else self.folder.name
         slug = "dot-" + slug[1:] if slug.startswith(".") else slug
-        return bounded(slug, self.id)
+        key = f"{self.id}\0{self.entry or ''}"
+        if self.unique:
+            slug = f"{slug}-{hashlib.sha256(key.encode('utf-8', 'surrogatepass')).hexdigest()[:16]}"
+        return bounded(slug, key)
 
 
 # Bytes of a report file's name before its extension: far under the 255 of most file systems.
@@ -145,8 +154,26 @@ def discover(root: Path, scope: Scope | None = None) -> Discovery:
         return rel in listed or (folder == "skills" and root in plugin_roots)
 
     loose = [i for i in items.values() if i.kind is Kind.SKILL and not in_plugin(i.rel)]
-    found = sorted([*plugins, *loose], key=lambda i: i.id)
+    found = _distinct(sorted([*plugins, *loose], key=lambda i: (i.id, i.entry or "")), notes)
     return Discovery(found, notes, sorted(skipped))
+
+
+def _distinct(items: list[Item], notes: list[str]) -> list[Item]:
+    """Each item once (a marketplace entry written twice, word for word, is one item and a
+    note), and a file name of its own for each, whatever the file system's letter case."""
+    kept: list[Item] = []
+    for item in items:
+        if kept and (kept[-1].id, kept[-1].entry) == (item.id, item.entry):
+            notes.append(
+                f"{MARKETPLACE}: plugin '{entry_name(item)}' is listed twice, word for word; "
+                "scored once"
+            )
+            continue
+        kept.append(item)
+    shared = Counter(item.slug.casefold() for item in kept)
+    return [
+        replace(item, unique=True) if shared[item.slug.casefold()] > 1 else item for item in kept
+    ]
 
 
 def entry_name(item: Item) -> str:
@@ -235,12 +262,19 @@ def _walk(
 
 
 def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
-    """Local plugins a marketplace.json lists that have no plugin.json of their own."""
-    path = root / MARKETPLACE
-    if not path.is_file():
+    """Local plugins a marketplace.json lists that have no plugin.json of their own. The file
+    is read as every part is (a regular file, reached through no symlink, bounded), and the
+    entries that are not scored are said in one note per reason."""
+    kind = kind_within(root, MARKETPLACE)
+    if kind is None or kind == "dir":
         return
     try:
-        data = json_input.parse(path.read_text(encoding="utf-8-sig"))
+        if kind != "file":
+            raise OSError(0, "a symlink or special file, not followed")
+        raw = read_file(root / MARKETPLACE, budgets.MARKETPLACE_BYTES + 1)
+        if len(raw) > budgets.MARKETPLACE_BYTES:
+            raise OSError(0, f"larger than {budgets.MARKETPLACE_BYTES:,} bytes")
+        data = json_input.parse(raw.decode("utf-8-sig"))
     except json_input.JsonInputError as err:
         notes.append(
             f"{MARKETPLACE}:{err.line}:{err.column}: not valid JSON ({err.message}); plugins "
@@ -248,28 +282,37 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
         )
         return
     except (OSError, UnicodeDecodeError) as err:
-        notes.append(f"{MARKETPLACE}: unreadable ({err}); plugins found by walking the tree only")
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else err
+        notes.append(f"{MARKETPLACE}: not read ({reason}); plugins found by walking the tree only")
         return
     plugins = data.get("plugins") if isinstance(data, dict) else None
-    for entry in plugins if isinstance(plugins, list) else []:
+    entries = plugins if isinstance(plugins, list) else []
+    if len(entries) > budgets.MARKETPLACE_ENTRIES:
+        notes.append(
+            f"{MARKETPLACE}: {len(entries):,} plugin entries; the first "
+            f"{budgets.MARKETPLACE_ENTRIES:,} are read"
+        )
+    passed: dict[str, list[str]] = {}
+    for entry in entries[: budgets.MARKETPLACE_ENTRIES]:
         source = entry.get("source") if isinstance(entry, dict) else None
-        name = entry.get("name", "?") if isinstance(entry, dict) else "?"
+        name = str(entry.get("name", "?")) if isinstance(entry, dict) else "?"
         if not isinstance(source, str):
-            notes.append(f"{MARKETPLACE}: plugin '{name}' has a remote source; not fetched")
+            passed.setdefault("have a remote source; not fetched", []).append(name)
             continue
         try:
             folder = (root / source).resolve()
-        except (OSError, ValueError) as err:  # a NUL in the path, a name too long, a loop
-            notes.append(f"{MARKETPLACE}: plugin '{name}' has a source that is not a path ({err})")
+        except (OSError, ValueError):  # a NUL in the path, a name too long, a loop
+            passed.setdefault("have a source that is not a path; skipped", []).append(name)
             continue
         if folder != root and root not in folder.parents:
-            notes.append(f"{MARKETPLACE}: plugin '{name}' points outside the root; skipped")
+            passed.setdefault("point outside the root; skipped", []).append(name)
             continue
         if not folder.is_dir():
-            notes.append(
-                f"{MARKETPLACE}: plugin '{name}' has the source '{source}', which is not a "
-                "folder under the root; nothing to score, and installing it would fail"
-            )
+            passed.setdefault(
+                "have a source that is not a folder under the root; nothing to score, and "
+                "installing them would fail",
+                [],
+            ).append(f"{name} ({source})")
             continue
         # An entry is its own item where it has no plugin.json, is its own manifest
         # ("strict": false), or lists its skills; otherwise the walk finds the plugin.
@@ -279,3 +322,7 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
             yield Item(
                 Kind.PLUGIN, folder, "" if rel == "." else rel, json.dumps(entry, sort_keys=True)
             )
+    for why, names in passed.items():
+        shown = ", ".join(f"'{cut_middle(n, NAME_CHARS)}'" for n in names[:SHOWN])
+        shown += f" and {len(names) - SHOWN:,} more" if len(names) > SHOWN else ""
+        notes.append(f"{MARKETPLACE}: {len(names):,} plugin(s) {why}: {shown}")

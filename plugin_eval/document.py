@@ -15,7 +15,7 @@ from urllib.parse import unquote
 import yaml
 from markdown_it.token import Token
 
-from plugin_eval import regexes
+from plugin_eval import budgets, regexes
 from plugin_eval.markdown_parser import (
     INLINE_SYNTAX,
     MD,
@@ -282,6 +282,17 @@ def parse_text(
     head = read_frontmatter_file(raw, problems)
     lines, body_start = head.lines, head.body_start
     body = lines[body_start - 1 :]
+    cut: tuple[ParseProblem, ...] = ()
+    if len(body) > budgets.MARKDOWN_LINES:  # each line can make a few parser tokens
+        cut = (
+            ParseProblem(
+                Problem.TOO_LARGE,
+                f"the body has {len(body):,} lines; the first {budgets.MARKDOWN_LINES:,} are "
+                "read as Markdown, the rest only as lines of text",
+                body_start + budgets.MARKDOWN_LINES,
+            ),
+        )
+        body = body[: budgets.MARKDOWN_LINES]
     env: dict[str, Any] = {}
     tokens = tuple(parse_lines(body, env)) if _holds_text(body) else ()
     walk = _Walk(lines, body_start - 1, env)
@@ -306,7 +317,7 @@ def parse_text(
         list_items=walk.list_items,
         blockquotes=walk.blockquotes,
         listing=list_folder(folder),
-        problems=head.problems,
+        problems=head.problems + cut + tuple(walk.problems),
     )
 
 
@@ -571,6 +582,7 @@ class _Walk:
         self.tables = 0
         self.list_items = 0
         self.blockquotes = 0
+        self.problems: list[ParseProblem] = []
         # Per line of a table: where the cells found so far end.
         self._cells: dict[int, int] = {}
 
@@ -695,12 +707,16 @@ class _Walk:
         content = tok.content
         if NOT_CODE_SPAN_ONLY.search(content) is None:
             return self._code_spans(content, line, block)
-        tok.children = MD.inline.parse(content, MD, self.env, [])
+        rest = ""
+        if len(content) > budgets.INLINE_MARKS:  # a hostile paragraph: its marks are counted
+            content, rest = self._capped(content, line)
+        # Children are read here and dropped: a document keeps no inline token.
+        children = MD.inline.parse(content, MD, self.env, [])
         parts: list[str] = []
         start_line = line
         # The text's line holding the last link: where it starts in the text and in the file.
         row_start, scanned, origin = 0, 0, -1
-        for child in tok.children:
+        for child in children:
             kind = child.type
             if kind in ("softbreak", "hardbreak"):
                 parts.append("\n")
@@ -729,9 +745,37 @@ class _Walk:
                 self.links.append(Link(target, text, line, column, kind == "image"))
                 if kind == "image":
                     parts.append(child.content)
+        parts.append(rest)
         text = "".join(parts)
         self.prose.append(_prose(text, start_line, block))
         return text
+
+    def _capped(self, content: str, line: int) -> tuple[str, str]:
+        """``content`` cut after its first ``INLINE_MARKS`` marks (the characters links, code
+        spans and HTML open with), at a line end when there is one before: each mark can make
+        a few tokens, and one paragraph of a million would hold gigabytes of them. The rest
+        is read as plain text, and a problem says where links stopped being read."""
+        marks = sum(content.count(c) for c in (_SYNTAX_1, _SYNTAX_2, _SYNTAX_3, _SYNTAX_4))
+        if marks <= budgets.INLINE_MARKS:
+            return content, ""
+        at = 0
+        for seen, found in enumerate(INLINE_SYNTAX.finditer(content), 1):
+            if seen > budgets.INLINE_MARKS:
+                at = found.start()
+                break
+        newline = content.rfind("\n", 0, at)
+        at = newline + 1 if newline > 0 else at
+        where = line + content.count("\n", 0, at)
+        self.problems.append(
+            ParseProblem(
+                Problem.TOO_LARGE,
+                f"the paragraph at line {line} holds {marks:,} link, code and HTML marks; "
+                f"from line {where} on, past {budgets.INLINE_MARKS:,}, it is read as plain "
+                "text and its links are not checked",
+                where,
+            )
+        )
+        return content[:at], content[at:]
 
     def _code_spans(self, content: str, line: int, block: str) -> str:
         """``_inline`` for text whose only syntax is code spans, without the inline parser."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import posixpath
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -102,8 +103,10 @@ def incomplete(listing: Listing, kind: str, path: str) -> Finding:
 
 
 def joined(display: str, rel: str) -> str:
-    """A path inside an item, as shown: joined to the item's displayed path."""
-    return f"{display}/{rel}" if display not in ("", ".") else rel
+    """A path inside an item, as shown: joined to the item's displayed path (a path that
+    leaves it, a marketplace.json above a plugin, is written without the '..')."""
+    path = f"{display}/{rel}" if display not in ("", ".") else rel
+    return posixpath.normpath(path) if rel.startswith("../") else path
 
 
 def locate(display: str, finding: Finding) -> Finding:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import posixpath
 import re
 from collections.abc import Mapping
@@ -11,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from plugin_eval import budgets, json_input
+from plugin_eval import budgets, json_input, regexes
 from plugin_eval.document import (
     SKILL_FILE,
     FrontmatterFile,
@@ -19,7 +21,7 @@ from plugin_eval.document import (
     Problem,
     read_frontmatter_file,
 )
-from plugin_eval.walk import Listing, kind_of, list_folder, list_one, read_file
+from plugin_eval.walk import Listing, kind_of, kind_within, list_folder, list_one, read_file
 
 CLAUDE_MANIFEST = ".claude-plugin/plugin.json"
 CODEX_MANIFEST = ".codex-plugin/plugin.json"
@@ -37,9 +39,24 @@ class Manifest:
     error: str | None = None
     error_line: int | None = None
     error_column: int | None = None
+    # A marketplace entry standing in for plugin.json: where the entry starts in its file,
+    # the line every finding on it points to.
+    entry_line: int | None = None
+
+    @property
+    def shown(self) -> str:
+        """How a message names it: its path, or the marketplace entry it is."""
+        if self.entry_line is None:
+            return self.path
+        name = self.data.get("name") if self.data else None
+        return (
+            f"the marketplace entry '{name}'" if isinstance(name, str) else "the marketplace entry"
+        )
 
     def line_of(self, key: str) -> int | None:
         """Line of a top-level key (JSON keeps no positions, so the text is searched)."""
+        if self.entry_line is not None:
+            return self.entry_line
         match = re.search(r'"' + re.escape(key) + r'"\s*:', self.text)
         return self.text.count("\n", 0, match.start()) + 1 if match else None
 
@@ -85,12 +102,18 @@ class PluginDocument:
         return self.folder.name
 
     @property
+    def empty(self) -> bool:
+        """Nothing a harness loads from the plugin is scored: no skill, agent or command."""
+        return not (self.skills or self.agents or self.commands)
+
+    @property
     def claude(self) -> Manifest | None:
         return next((m for m in self.manifests if m.path == CLAUDE_MANIFEST), None)
 
 
 def is_plugin(folder: Path) -> bool:
-    return any((folder / manifest).is_file() for manifest in MANIFESTS)
+    """A manifest is there as a regular file, reached through no symlink."""
+    return any(kind_within(folder, manifest) == "file" for manifest in MANIFESTS)
 
 
 def parse_plugin(
@@ -106,13 +129,70 @@ def parse_plugin(
     # the manifest even where one exists (as Claude Code reads it).
     if entry is not None and (not manifests or entry.get("strict") is False):
         text = json.dumps(entry, indent=2)
-        manifests = [Manifest("marketplace.json entry", text, MappingProxyType(dict(entry)))]
+        path, line = _entry_place(folder, entry)
+        manifests = [Manifest(path, text, MappingProxyType(dict(entry)), entry_line=line)]
     agents = tuple(_part(folder, "agent", rel) for rel in chosen.agents)
     commands = tuple(_part(folder, "command", rel) for rel in chosen.commands)
     skills = tuple(folder / rel.rsplit("/", 1)[0] for rel in chosen.skill_files)
     return PluginDocument(
         folder, tuple(manifests), agents, commands, skills, listing, chosen.passed_over
     )
+
+
+MARKETPLACE = ".claude-plugin/marketplace.json"
+MARKETPLACE_DEPTH = 32  # folders above a plugin searched for the marketplace that lists it
+
+
+def _entry_place(folder: Path, entry: Mapping[str, Any]) -> tuple[str, int]:
+    """Where a marketplace entry is written: its marketplace.json, from the plugin's folder
+    (the nearest one above it that names the entry, else the nearest one), and the line of
+    the entry's name there."""
+    name = entry.get("name")
+    here = folder.resolve()
+    nearest: str | None = None
+    for base in (here, *here.parents)[:MARKETPLACE_DEPTH]:
+        text = _marketplace_text(base)
+        if text is None:
+            continue
+        rel = Path(os.path.relpath(base / MARKETPLACE, here)).as_posix()
+        for found in _NAME_FIELD.finditer(text):
+            if isinstance(name, str) and _json_string(found.group("value")) == name:
+                return rel, text.count("\n", 0, found.start()) + 1
+        nearest = nearest or rel
+    return nearest or MARKETPLACE, 1
+
+
+# `"name": "…"` anywhere in a marketplace.json (its own name, and each entry's).
+_NAME_FIELD = regexes.compile(r'"name"\s*:\s*(?P<value>"(?:[^"\\\n]|\\.){0,512}")')
+
+
+def _json_string(text: str) -> str | None:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _marketplace_text(base: Path) -> str | None:
+    """A folder's marketplace.json as text, read as every part is; None when there is none.
+    Read once per version of the file: many entries of one marketplace ask for it."""
+    if kind_within(base, MARKETPLACE) != "file":
+        return None
+    try:
+        info = os.lstat(base / MARKETPLACE)
+    except OSError:
+        return None
+    return _read_marketplace(str(base / MARKETPLACE), info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_marketplace(path: str, mtime_ns: int, size: int) -> str | None:
+    try:
+        raw = read_file(path, budgets.MARKETPLACE_BYTES)
+    except OSError:
+        return None
+    return raw.decode("utf-8-sig", "replace")
 
 
 @dataclass(frozen=True, repr=False)
@@ -143,6 +223,9 @@ def plugin_files(folder: Path, entry: Mapping[str, Any] | None) -> PluginFiles:
     passed: list[tuple[str, str]] = []
 
     def markdown_under(name: str) -> tuple[str, ...]:
+        if kind_of(folder / name) == "link":  # a linked folder holds nothing of the plugin's
+            passed.append((name, LINKED))
+            return ()
         here = list_one(folder / name)
         for why, names in ((LINKED, here.links), (NOT_REGULAR, here.others)):
             passed.extend((f"{name}/{n}", why) for n in names if n.lower().endswith(".md"))
@@ -151,13 +234,16 @@ def plugin_files(folder: Path, entry: Mapping[str, Any] | None) -> PluginFiles:
     listed = listed_skills(entry)
     if listed is not None:
         candidates = [f"{rel}/{SKILL_FILE}" for rel in listed]
+    elif kind_of(folder / "skills") == "link":
+        passed.append(("skills", LINKED))
+        candidates = []
     else:
         here = list_one(folder / "skills")
         passed.extend((f"skills/{n}", LINKED) for n in here.links)
         candidates = [f"skills/{n}/{SKILL_FILE}" for n in here.dirs]
     skills = []
     for rel in candidates:
-        kind = kind_of(folder / rel)
+        kind = kind_within(folder, rel)
         if kind == "file":
             skills.append(rel)
         elif kind in ("link", "other"):
@@ -165,7 +251,7 @@ def plugin_files(folder: Path, entry: Mapping[str, Any] | None) -> PluginFiles:
         # Nothing there (or a folder): not a skill; a listed path is checked by PE505.
     cap = budgets.PLUGIN_SKILLS
     passed += [(rel, "past the cap of skills per plugin") for rel in skills[cap:]]
-    manifests = tuple(m for m in MANIFESTS if kind_of(folder / m) == "file")
+    manifests = tuple(m for m in MANIFESTS if kind_within(folder, m) == "file")
     return PluginFiles(
         manifests,
         markdown_under("agents"),
@@ -196,6 +282,8 @@ def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:
 def read_manifest(folder: Path, rel: str) -> Manifest:
     """The manifest at ``rel`` in a plugin folder, read bounded; why not, when it cannot be."""
     try:
+        if kind_within(folder, rel) == "link":  # its folder is a symlink: never followed
+            raise OSError(0, "reached through a symlink, not followed")
         raw = read_file(folder / rel, MAX_PART_BYTES)
     except OSError as err:
         return Manifest(rel, "", None, f"cannot be read: {err.strerror or err}", 1, 1)

@@ -161,7 +161,8 @@ def score_plugin_document(
         score_skill(path, config, joined(display, path.relative_to(folder).as_posix()), depth)
         for path in plugin.skills
     ]
-    parts = _part_scores(plugin, own)
+    # An empty plugin (PE507) measures nothing: its manifest alone earns no score.
+    parts = [] if plugin.empty else _part_scores(plugin, own)
     subscores = aggregate(skills, parts)
     located = tuple(locate(display, f) for f in own)
     all_findings = tuple(

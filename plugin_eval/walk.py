@@ -152,6 +152,20 @@ def kind_of(path: Path) -> str | None:
     return "file" if stat.S_ISREG(mode) else "other"
 
 
+def kind_within(folder: Path, rel: str) -> str | None:
+    """``kind_of`` for ``rel`` under ``folder``, where no folder on the way may be a symlink
+    either: 'link' when one is (``folder/skills`` linked elsewhere holds nothing of the
+    folder's own), None when one is missing or not a folder."""
+    here = folder
+    parts = [p for p in rel.split("/") if p not in ("", ".")]
+    for part in parts[:-1]:
+        here = here / part
+        kind = kind_of(here)
+        if kind != "dir":
+            return "link" if kind == "link" else None
+    return kind_of(here / parts[-1]) if parts else kind_of(folder)
+
+
 @dataclass(frozen=True, repr=False)
 class Listing:
     """Everything inside a skill or plugin folder, as POSIX paths relative to it."""

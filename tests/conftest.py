@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
@@ -13,6 +14,10 @@ from plugin_eval.document import SkillDocument, parse_skill
 from plugin_eval.engine import score_skill
 from plugin_eval.results import SkillResult
 from tests.fake_llm_server import FakeLLM
+
+# The cache's sealing key (plugin_eval.cache.sealing_key): the tests, and the processes they
+# start, never write one into the user's own cache folder.
+os.environ.setdefault("PLUGIN_EVAL_CACHE_KEY", "plugin-eval tests")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

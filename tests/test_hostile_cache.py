@@ -764,3 +764,80 @@ def test_a_cache_from_another_build_is_rebuilt_with_a_note(
     ]
     assert other.db is not None
     other.db.close()
+
+
+def _summary_rows(out: Path) -> Any:
+    return json.loads((out / "summary.json").read_text())["rows"]
+
+
+def _report(root: Path, out: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    return cli("report", root, "--out", out, "--cache-dir", cache)
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("outside", "[1]"),
+        ("outside", '{"a": 1}'),
+        ("outside", "[[null, true]]"),
+        ("reads", "5"),
+        ("reads", '[["SKILL.md", "abc", "x"]]'),
+        ("reads", '[["SKILL.md", 1e400, "x"]]'),
+        ("stamp", None),
+    ],
+)
+def test_a_damaged_cache_entry_is_recomputed_never_a_crash(
+    tmp_path: Path, column: str, value: str | None
+) -> None:
+    """Every column of an entry is sealed: one changed in place is a miss, and the report
+    is the one a cold run writes."""
+    root = make_tree(tmp_path / "tree", 1)
+    cache = tmp_path / "cache"
+    assert _report(root, tmp_path / "a", cache).returncode == 0
+    db = sqlite3.connect(cache / "cache.sqlite3")
+    db.execute(f"UPDATE results SET {column} = ?", (value,))
+    db.commit()
+    db.close()
+    done = _report(root, tmp_path / "b", cache)
+    assert done.returncode == 0, done.stderr
+    assert "0 hits, 1 misses" in done.stderr
+    assert _summary_rows(tmp_path / "a") == _summary_rows(tmp_path / "b")
+
+
+def test_a_cache_written_with_another_key_is_not_trusted(tmp_path: Path) -> None:
+    """A cache someone else wrote (committed into the tree being scored, its scores edited
+    and its checksums recomputed) is sealed with another key: every entry is recomputed."""
+    root = make_tree(tmp_path / "tree", 2)
+    cache = tmp_path / "cache"
+    theirs = {**os.environ, "PLUGIN_EVAL_CACHE_KEY": "someone else"}
+    args = ["report", str(root), "--out", str(tmp_path / "a"), "--cache-dir", str(cache)]
+    assert subprocess.run([*PLUGIN_EVAL, *args], env=theirs, check=False).returncode == 0
+    db = sqlite3.connect(cache / "cache.sqlite3")
+    db.execute('UPDATE results SET row = replace(row, \'"badge":"\', \'"badge":"platinum-\')')
+    db.commit()
+    db.close()
+    done = _report(root, tmp_path / "b", cache)
+    assert done.returncode == 0 and "0 hits, 2 misses" in done.stderr, done.stderr
+    assert "platinum-" not in (tmp_path / "b" / "summary.json").read_text()
+    done = _report(root, tmp_path / "c", cache)
+    assert "2 hits, 0 misses" in done.stderr  # its own entries, sealed with its key, are used
+
+
+def test_the_sealing_key_is_made_once_per_user_and_kept_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plugin_eval import cache
+
+    monkeypatch.delenv("PLUGIN_EVAL_CACHE_KEY")
+    monkeypatch.delenv("PLUGIN_EVAL_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
+    cache.sealing_key.cache_clear()
+    try:
+        key = cache.sealing_key()
+        path = tmp_path / "home-cache" / "plugin-eval" / "cache-key"
+        assert path.read_bytes() == key and len(key) == 32
+        assert path.stat().st_mode & 0o777 == 0o600
+        cache.sealing_key.cache_clear()
+        assert cache.sealing_key() == key  # read back, not made again
+    finally:
+        cache.sealing_key.cache_clear()

@@ -335,3 +335,37 @@ def test_bounded_leaves_short_text_alone_and_cuts_long_text_by_its_middle() -> N
 def test_each_limit_is_in_the_readmes_table_with_its_value(name: str) -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert f"| `{name}` | {getattr(budgets, name):,} |" in readme
+
+
+def test_a_paragraph_of_too_many_marks_is_read_as_text_past_the_cap(
+    make_skill: MakeSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each "[" can make a few parser tokens, each hundreds of bytes: past INLINE_MARKS in one
+    paragraph the rest is plain text, and PE005 says from which line links are not checked."""
+    monkeypatch.setattr(budgets, "INLINE_MARKS", 40)
+    body = "".join(f"[r{i}] " if i % 10 else f"[r{i}]\n" for i in range(1, 101))
+    refs = "[r1]: references/r.md\n[r95]: references/s.md\n\n"
+    result = score(make_skill(FRONT + refs + body))
+    [cut] = _listed(result, "PE005")
+    assert (cut.line, cut.column) == (13, None)  # the paragraph starts on line 9
+    assert cut.message == (
+        "the paragraph at line 9 holds 100 link, code and HTML marks; from line 13 on, past "
+        "40, it is read as plain text and its links are not checked"
+    )
+    # [r1] is read, and its file is missing; [r95], past the cut, is not read.
+    assert [(f.line, f.column) for f in _listed(result, "PE201")] == [(9, 1)]
+
+
+def test_a_body_of_too_many_lines_is_parsed_as_markdown_up_to_the_cap(
+    make_skill: MakeSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(budgets, "MARKDOWN_LINES", 50)
+    body = "".join(f"- [item {i}](references/r{i}.md)\n" for i in range(80))
+    result = score(make_skill(FRONT + body))
+    [cut] = _listed(result, "PE005")
+    assert (cut.line, cut.message) == (
+        55,
+        "the body has 81 lines; the first 50 are read as Markdown, the rest only as lines of text",
+    )
+    dead = _listed(result, "PE201")
+    assert [f.line for f in dead] == list(range(6, 55))  # links past the cut are not read

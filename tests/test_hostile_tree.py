@@ -112,7 +112,7 @@ def test_a_marketplace_entry_at_the_root_hides_no_loose_skill(tmp_path: Path) ->
     )
     found = discover(root)
     assert [(i.kind.value, i.id) for i in found.items] == [
-        ("plugin", ""),
+        ("plugin", "."),
         ("skill", "s1"),
         ("skill", "s2"),
     ]
@@ -157,7 +157,7 @@ def test_a_folder_name_too_long_for_a_report_file_name(tmp_path: Path) -> None:
     [
         (
             json.dumps({"name": "m", "plugins": [{"name": "x", "source": "./a\u0000b"}]}),
-            "plugin 'x' has a source that is not a path (embedded null byte)",
+            "1 plugin(s) have a source that is not a path; skipped: 'x'",
         ),
         (
             '{"name": "m", "plugins": ' + "[" * 100_000 + "]" * 100_000 + "}",
@@ -194,3 +194,38 @@ def test_a_hostile_plugin_manifest_is_a_finding_not_a_crash(tmp_path: Path, mani
     found = [(f.code, f.path, f.line) for f in result.findings if f.code == "PE501"]
     assert found == [("PE501", "p/.claude-plugin/plugin.json", 1)]
     assert [s.name for s in result.skills] == ["csv-clean"]
+
+
+def test_items_whose_file_names_would_clash_each_keep_their_own_report(tmp_path: Path) -> None:
+    """`a/b` and `a--b` (the '/' is written '--'), `A` and `a` (one name where letter case is
+    ignored), and a marketplace entry written twice: every row has its own report file."""
+    skill = "---\nname: x\ndescription: Formats CSV reports. Use when exporting tables.\n---\n# T\n"
+    root = tmp_path / "root"
+    for rel in ("a/b", "a--b", "A", "a", "c"):
+        write_files(root / rel, {"SKILL.md": skill})
+    entry = {"name": "dup", "source": "./plug", "strict": False}
+    write_files(
+        root,
+        {
+            ".claude-plugin/marketplace.json": json.dumps({"name": "m", "plugins": [entry, entry]}),
+            "plug/skills/one/SKILL.md": skill,
+        },
+    )
+    found = discover(root)
+    slugs = [item.slug for item in found.items]
+    assert len({s.casefold() for s in slugs}) == len(slugs) == 6
+    assert "c" in slugs  # a name that clashes with none stays as it was
+    assert found.notes == [
+        ".claude-plugin/marketplace.json: plugin 'dup' is listed twice, word for word; scored once"
+    ]
+    out = tmp_path / "out"
+    rows, _ = run_report(root, out, Config(), 1, None, "2026-01-01T00:00:00Z")
+    assert len(list(rows)) == 6
+    written = {p.stem for p in (out / "skills").glob("*.json")}
+    written |= {p.stem for p in (out / "plugins").glob("*.json")}
+    assert written == set(slugs)
+    assert {
+        json.loads((out / "skills" / f"{i.slug}.json").read_text())["path"]
+        for i in found.items
+        if i.kind.value == "skill"
+    } == {"a/b", "a--b", "A", "a", "c"}

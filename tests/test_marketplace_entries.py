@@ -167,9 +167,63 @@ def test_an_entry_whose_source_folder_is_missing_is_a_note(tmp_path: Path) -> No
     found = discover(tmp_path)
     assert [item.rel for item in found.items] == ["plugins/csv-tools"]
     assert found.notes == [
-        ".claude-plugin/marketplace.json: plugin 'ghost' has the source './plugins/ghost', "
-        "which is not a folder under the root; nothing to score, and installing it would fail"
+        ".claude-plugin/marketplace.json: 1 plugin(s) have a source that is not a folder under "
+        "the root; nothing to score, and installing them would fail: 'ghost (./plugins/ghost)'"
     ]
     result = runner.invoke(app, ["score", str(tmp_path), "--fail-on", "none"])
     assert result.exit_code == 0
-    assert "plugin 'ghost' has the source './plugins/ghost'" in result.stderr
+    assert "'ghost (./plugins/ghost)'" in result.stderr
+
+
+def test_a_marketplace_file_is_read_bounded_and_never_through_a_symlink(tmp_path: Path) -> None:
+    """The file is a part like any other: a symlink to one outside the root is not read, a
+    huge one is refused, and entries passed over are one note per reason, not one each."""
+    outside = tmp_path / "outside.json"
+    outside.write_text(json.dumps({"plugins": [{"name": "secret-name", "source": "./"}]}))
+    root = tmp_path / "root"
+    write_files(root, {"skills/csv-merge/SKILL.md": SKILL.format(name="csv-merge")})
+    (root / ".claude-plugin").mkdir()
+    (root / ".claude-plugin" / "marketplace.json").symlink_to(outside)
+    found = discover(root)
+    assert [i.rel for i in found.items] == ["skills/csv-merge"]
+    assert found.notes == [
+        ".claude-plugin/marketplace.json: not read (a symlink or special file, not followed); "
+        "plugins found by walking the tree only"
+    ]
+    (root / ".claude-plugin" / "marketplace.json").unlink()
+    remote = [{"name": f"r{i}", "source": {"source": "github"}} for i in range(5000)]
+    (root / ".claude-plugin" / "marketplace.json").write_text(json.dumps({"plugins": remote}))
+    assert discover(root).notes == [
+        ".claude-plugin/marketplace.json: 5,000 plugin entries; the first 2,000 are read",
+        ".claude-plugin/marketplace.json: 2,000 plugin(s) have a remote source; not fetched: "
+        + ", ".join(f"'r{i}'" for i in range(40))
+        + " and 1,960 more",
+    ]
+    (root / ".claude-plugin" / "marketplace.json").write_text(" " * (4 * 1024 * 1024 + 1))
+    assert discover(root).notes == [
+        ".claude-plugin/marketplace.json: not read (larger than 4,194,304 bytes); plugins "
+        "found by walking the tree only"
+    ]
+
+
+def test_findings_on_an_entry_point_at_its_line_in_marketplace_json(tmp_path: Path) -> None:
+    """An entry standing in for plugin.json is reported where it is written, so a GitHub
+    annotation or a SARIF result lands on a real file and line."""
+    marketplace = (
+        '{\n  "name": "m",\n  "plugins": [\n    {"name": "other", "source": "./plugins/other"},\n'
+        '    {"name": "csv-tools", "source": "./plugins/csv-tools"}\n  ]\n}\n'
+    )
+    write_files(
+        tmp_path,
+        {
+            ".claude-plugin/marketplace.json": marketplace,
+            "plugins/csv-tools/skills/csv-merge/SKILL.md": SKILL.format(name="csv-merge"),
+            "plugins/other/skills/other/SKILL.md": SKILL.format(name="other"),
+        },
+    )
+    result = runner.invoke(app, ["score", str(tmp_path), "-o", "github", "--fail-on", "none"])
+    assert result.exit_code == 0
+    lines = [ln for ln in result.stdout.splitlines() if "PE502" in ln and "csv-tools" in ln]
+    where = f"file={tmp_path.as_posix()}/.claude-plugin/marketplace.json,line=5,"
+    assert lines and all(where in ln for ln in lines), lines
+    assert "the marketplace entry 'csv-tools' has no 'version'" in result.stdout

@@ -335,3 +335,32 @@ def test_a_skill_that_is_never_model_invoked_skips_the_layer(tmp_path: Path) -> 
     assert report["layers_not_run"] == ["judge", "monte_carlo"]
     assert any("disable-model-invocation" in n for n in report["notes"])
     assert report["composite"]["ci_lower"] is None
+
+
+def test_eval_files_are_read_as_every_file_of_a_skill(tmp_path: Path) -> None:
+    """An eval file that is a symlink (or in an evals/ that is one) is refused, named: its
+    prompts, from outside the skill, would be sent to the model; one past the cap is too."""
+    secret = tmp_path / "outside.json"
+    secret.write_text('[{"prompt": "merge the ledgers", "should_trigger": true}]')
+    skill = tmp_path / "csv-cleanup"
+    shutil.copytree(TARGET, skill)
+    (skill / "evals").mkdir(exist_ok=True)
+    for old in (skill / "evals").iterdir():
+        old.unlink()
+    (skill / "evals" / "evals.json").symlink_to(secret)
+    with pytest.raises(EvalFileError) as err:
+        load_evals(skill, "csv-cleanup")
+    assert str(err.value) == (
+        "csv-cleanup/evals/evals.json: a symlink or special file, not followed; make it a "
+        "regular file in the skill folder"
+    )
+    shutil.rmtree(skill / "evals")
+    (skill / "evals").symlink_to(tmp_path)
+    with pytest.raises(EvalFileError, match=r"^csv-cleanup/evals: a symlink, not followed"):
+        load_evals(skill, "csv-cleanup")
+    (skill / "evals").unlink()
+    (skill / "evals").mkdir()
+    case = '{"prompt": "merge the ledgers", "should_trigger": true},'
+    (skill / "evals" / "evals.json").write_text("[" + case * 40_000 + "]")
+    with pytest.raises(EvalFileError, match=r"cannot be read: larger than 2,097,152 bytes"):
+        load_evals(skill, "csv-cleanup")

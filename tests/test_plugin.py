@@ -121,3 +121,25 @@ def test_a_claude_code_model_alias_is_a_portability_note_not_a_warning(tmp_path:
     ((*_, severity, message),) = agent_model("fast")
     assert severity == "warning" and "no harness documents" in message
     assert agent_model("inherit") == []
+
+
+def test_a_plugin_whose_only_skill_is_a_symlink_is_empty_and_earns_no_score(
+    tmp_path: Path,
+) -> None:
+    """Its manifest alone once made it Platinum (ecosystem coherence, 2 % of the weight,
+    standing for the whole): now nothing is measured, the composite is 0, no badge."""
+    outside = tmp_path / "outside" / "csv-clean"
+    write_files(outside, {"SKILL.md": good_plugin()["skills/csv-clean/SKILL.md"]})
+    plugin = tmp_path / "csv-tools"
+    write_files(plugin, {".claude-plugin/plugin.json": good_plugin()[".claude-plugin/plugin.json"]})
+    (plugin / "skills").mkdir()
+    (plugin / "skills" / "csv-clean").symlink_to(outside, target_is_directory=True)
+    result = score_plugin(plugin, Config(), "csv-tools")
+    codes = {f.code: f for f in result.findings}
+    assert (codes["PE507"].path, codes["PE507"].line) == ("csv-tools/.claude-plugin/plugin.json", 1)
+    assert codes["PE507"].message.endswith(
+        "to score; 1 part(s) were not read (PE012): it has nothing to measure and no score"
+    )
+    assert "PE012" in codes
+    assert result.composite.score == 0.0 and result.composite.badge == "none"
+    assert all(d.score is None for d in result.composite.dimensions)

@@ -81,7 +81,7 @@ def test_discovery_finds_plugins_loose_and_nested_skills(market: Path, tmp_path:
     assert found.skipped == [("node_modules", "excluded")]
     notes = "\n".join(found.notes)
     assert "linked: symlink (outside the root) skipped" in notes
-    assert "plugin 'remote' has a remote source; not fetched" in notes
+    assert "1 plugin(s) have a remote source; not fetched: 'remote'" in notes
 
 
 def _report(
@@ -385,3 +385,27 @@ def test_report_of_a_folder_with_nothing_to_score_is_a_usage_error(tmp_path: Pat
         result.stderr.split()
     )
     assert not out.exists()
+
+
+def test_sarif_and_html_are_the_same_cold_and_from_the_cache(tmp_path: Path) -> None:
+    """Items come back from the cache before those scored: the order of SARIF results and
+    HTML cards is the items' own, whatever the cache held."""
+    root = tmp_path / "root"
+    dead = "\nSee [the notes](missing.md).\n"
+    write_files(
+        root / "zz-plugin",
+        good_plugin(**{"skills__csv-clean__SKILL.md": skill("csv-clean") + dead}),
+    )
+    write_files(root, {"aa/SKILL.md": skill("aa") + dead})
+    cache = tmp_path / "cache"
+    outs = [tmp_path / "cold", tmp_path / "warm"]
+    for out in outs:
+        args = ["report", str(root), "--out", str(out), "--cache-dir", str(cache), "--sarif"]
+        assert runner.invoke(app, [*args, "--html", "-j", "1"]).exit_code == 0
+    cold, warm = ((o / "summary.sarif").read_bytes() for o in outs)
+    assert cold == warm
+    uris = [
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in json.loads(cold)["runs"][0]["results"]
+    ]
+    assert uris == sorted(uris) and len(uris) == 2

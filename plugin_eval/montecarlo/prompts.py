@@ -32,7 +32,7 @@ from typing import Any, TypeGuard
 
 import yaml
 
-from plugin_eval import json_input, regexes, yaml_input
+from plugin_eval import budgets, json_input, regexes, yaml_input
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.montecarlo.backends.base import Tool
@@ -40,6 +40,7 @@ from plugin_eval.montecarlo.lexical import NOT_FOR, without_boundaries
 from plugin_eval.montecarlo.structured import Expectation, SchemaError, expectation
 from plugin_eval.output_files import write_text
 from plugin_eval.triggering import find_trigger
+from plugin_eval.walk import kind_of, list_one, read_file
 
 EVAL_DIR = "evals"
 EVAL_SUFFIXES = (".json", ".yaml", ".yml")
@@ -124,16 +125,30 @@ class PromptSet:
 # --- eval files ----------------------------------------------------------------------
 
 
-def eval_files(folder: Path) -> list[Path]:
-    where = folder / EVAL_DIR
-    if not where.is_dir():
+def eval_files(folder: Path, display: str) -> list[Path]:
+    """The skill's eval files (evals/*.json, *.yaml, *.yml). Like every file of a skill, one
+    that is a symlink, or in an evals/ that is one, is never followed: it is refused, named."""
+    kind = kind_of(folder / EVAL_DIR)
+    if kind == "link":
+        raise EvalFileError(
+            f"{display}/{EVAL_DIR}: a symlink, not followed; copy the eval files into the skill "
+            "folder"
+        )
+    if kind != "dir":
         return []
-    return sorted(p for p in where.iterdir() if p.suffix.lower() in EVAL_SUFFIXES and p.is_file())
+    here = list_one(folder / EVAL_DIR)
+    for name in (*here.links, *here.others):
+        if name.lower().endswith(EVAL_SUFFIXES):
+            raise EvalFileError(
+                f"{display}/{EVAL_DIR}/{name}: a symlink or special file, not followed; make it "
+                "a regular file in the skill folder"
+            )
+    return [folder / EVAL_DIR / n for n in here.files if n.lower().endswith(EVAL_SUFFIXES)]
 
 
 def load_evals(folder: Path, display: str) -> PromptSet | None:
     """Every eval file of the skill, merged; None when it has none."""
-    files = eval_files(folder)
+    files = eval_files(folder, display)
     if not files:
         return None
     cases: list[EvalCase] = []
@@ -153,7 +168,10 @@ def load_evals(folder: Path, display: str) -> PromptSet | None:
 
 def load_eval_file(path: Path, shown: str) -> list[EvalCase]:
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        raw = read_file(path, budgets.EVAL_FILE_BYTES + 1)
+        if len(raw) > budgets.EVAL_FILE_BYTES:
+            raise ValueError(f"larger than {budgets.EVAL_FILE_BYTES:,} bytes")
+        text = raw.decode("utf-8-sig")
         # Both readers bound their cost: JSON nesting and numbers, YAML aliases (never expanded).
         is_yaml = path.suffix.lower() != ".json"
         data: object = yaml_input.safe_load(text) if is_yaml else json_input.parse(text)

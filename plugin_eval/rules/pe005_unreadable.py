@@ -8,7 +8,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import Example, Expect, Rule
+from plugin_eval.rules.base import Example, Expect, Rule, Setting
 
 _FIXES = {
     Problem.NOT_TEXT: "Replace SKILL.md with a Markdown text file.",
@@ -31,7 +31,9 @@ RULE = Rule(
     severity=Severity.ERROR,
     subscore="frontmatter_quality",
     summary="SKILL.md is UTF-8 text (a BOM and CRLF line ends are fine), not binary and not "
-    "absurdly large.",
+    "absurdly large: past 4 MiB it is not read, past MARKDOWN_LINES body lines it is not "
+    "parsed as Markdown, and a paragraph past INLINE_MARKS link, code and HTML marks is read "
+    "as plain text; each cut is reported where it falls.",
     why="Harnesses read SKILL.md as UTF-8; other encodings garble the description or fail to "
     "load, and a binary file is no skill at all.",
     fix="Re-save SKILL.md as UTF-8 text.",
@@ -46,6 +48,10 @@ RULE = Rule(
         }
     ),
     source="Agent Skills specification",
+    settings=(
+        Setting("MARKDOWN_LINES", "body lines parsed as Markdown"),
+        Setting("INLINE_MARKS", "marks opening inline syntax read in one paragraph"),
+    ),
     limits="Only SKILL.md is checked; files under references/, scripts/ or assets/ are not tested "
     "for encoding. The first byte that is not UTF-8 is reported, not every one.",
     links=(sources.SPEC,),

@@ -15,7 +15,7 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
     for manifest in plugin.manifests:
         if manifest.error:
             yield RULE.finding(
-                f"{manifest.path} is {manifest.error}",
+                f"{manifest.shown} is {manifest.error}",
                 manifest.error_line,
                 manifest.error_column,
                 path=manifest.path,

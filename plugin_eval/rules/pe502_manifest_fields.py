@@ -23,10 +23,10 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             if not isinstance(value, str) or not value.strip():
                 need = "required" if key in REQUIRED else "expected"
                 yield RULE.finding(
-                    f"{manifest.path} has no '{key}' ({need})",
+                    f"{manifest.shown} has no '{key}' ({need})",
                     manifest.line_of(key) or 1,
                     None,
-                    fix=f'Add "{key}": "…" to {manifest.path}.',
+                    fix=f'Add "{key}": "…" to {manifest.shown}.',
                     path=manifest.path,
                 )
 

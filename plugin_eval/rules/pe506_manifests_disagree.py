@@ -21,7 +21,7 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         a, b = first.data.get(key), second.data.get(key)
         if a is not None and b is not None and a != b:
             yield RULE.finding(
-                f"'{key}' is '{a}' in {first.path} but '{b}' in {second.path}",
+                f"'{key}' is '{a}' in {first.shown} but '{b}' in {second.shown}",
                 second.line_of(key),
                 None,
                 path=second.path,
