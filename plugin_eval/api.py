@@ -170,6 +170,9 @@ class Resolved:
     notes: list[str]
     failures: list[Failure]
     skipped: list[tuple[str, str]]
+    # A folder that is neither a skill nor a plugin was searched: the run is a batch, however
+    # many items it found (a script reading the JSON sees one shape for one folder).
+    searched: bool = False
 
 
 def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resolved:
@@ -193,6 +196,7 @@ def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resol
                 out.notes.append(f"skipped {exc}")
                 continue
             targets, said = _search(Path(path), scope, out.skipped)
+            out.searched = True
         for target in targets:
             # The same skill named twice is scored once; marketplace entries sharing a folder
             # are told apart by their text.
@@ -276,7 +280,7 @@ def score_paths(
             if note not in said:  # the same note for every skill of a batch is said once
                 said.add(note)
                 notes.append(f"{report.path}: {note}")
-    single = len(paths) == 1 and len(targets) == 1
+    single = len(paths) == 1 and len(targets) == 1 and not resolved.searched
     return Batch(stamp, tuple(reports), tuple(failures), tuple(notes), single=single)
 
 

@@ -369,7 +369,8 @@ def score(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="Skills, SKILL.md files, plugins, or folders to search for them (default: .)."
+            help="Skills, SKILL.md files, plugins, or folders to search for them (default: .).",
+            metavar="PATH",
         ),
     ] = None,
     depth: Annotated[
@@ -397,7 +398,10 @@ def score(
     ] = None,
     fail_on: Annotated[
         FailOn | None,
-        typer.Option(help="Exit 1 when a finding has this severity or worse (default: error)."),
+        typer.Option(
+            help="Exit 1 when a finding has this severity or worse (default: error).",
+            case_sensitive=False,
+        ),
     ] = None,
     explain: Annotated[
         bool, typer.Option(help="Show the evidence behind every sub-score.")
@@ -508,8 +512,10 @@ def score(
 
 @app.command("compare")
 def compare_command(
-    a: Annotated[Path, typer.Argument(help="A skill or plugin folder (A).")],
-    b: Annotated[Path | None, typer.Argument(help="Another skill or plugin folder (B).")] = None,
+    a: Annotated[Path, typer.Argument(help="A skill or plugin folder (A).", metavar="A")],
+    b: Annotated[
+        Path | None, typer.Argument(help="Another skill or plugin folder (B).", metavar="B")
+    ] = None,
     against: Annotated[
         str | None,
         typer.Option(
@@ -518,6 +524,15 @@ def compare_command(
     ] = None,
     output: Annotated[ListFormat, typer.Option("--output", "-o", help="Output format.")] = "text",
     output_file: OutputFiles = None,
+    max_drop: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            metavar="POINTS",
+            help="Exit 1 when B's composite is more than POINTS below A's (0: any drop), for "
+            "a CI job that guards a change (default: exit 0 whatever the scores).",
+        ),
+    ] = None,
     config_file: ConfigFile = None,
     isolated: Isolated = False,
     debug: Debug = False,
@@ -531,6 +546,10 @@ def compare_command(
     except api.UsageError as err:
         raise _usage(str(err)) from None
     _emit(data, "comparison", output, files)
+    drop = float(data["a"]["score"]) - float(data["b"]["score"])
+    if max_drop is not None and drop > max_drop:
+        _err().print(f"exit 1: B's composite is {drop:.2f} below A's (--max-drop {max_drop:g})")
+        raise typer.Exit(api.EXIT_FAIL)
 
 
 @app.command("rules")
@@ -538,9 +557,11 @@ def list_rules(
     codes: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Codes (PE201), flags or rule names: print these rules' documentation, as "
-            "`plugin-eval rule` does, instead of the list (with -o json: their entries).",
+            help="Codes (PE201), prefixes (PE2), flags or rule names: print these rules' "
+            "documentation, as `plugin-eval rule` does, instead of the list (with -o json: "
+            "their entries).",
             show_default=False,
+            metavar="CODE",
         ),
     ] = None,
     output: Annotated[ListFormat, typer.Option("--output", "-o", help="Output format.")] = "text",
@@ -550,11 +571,23 @@ def list_rules(
     from plugin_eval.rules import ALL_RULES, lookup
 
     if codes:
-        found = [(code, lookup(code)) for code in codes]
-        unknown = [code for code, rule in found if rule is None]
+        from plugin_eval.config import matching_codes
+
+        chosen = []
+        unknown = []
+        for code in codes:
+            rule = lookup(code)
+            # A prefix (PE2) names every rule it starts, as --select and --ignore read it.
+            named = (
+                [rule]
+                if rule is not None
+                else [r for r in ALL_RULES if r.code in matching_codes(code)]
+            )
+            if not named:
+                unknown.append(code)
+            chosen += [r for r in named if r not in chosen]
         if unknown:
             raise _usage(f"no rule {', '.join(map(repr, unknown))} (see `plugin-eval rules`)")
-        chosen = [rule for _, rule in found if rule is not None]
         if output != "json":  # the documentation is Markdown: as text and as markdown
             _write("\n".join(rule.documentation() for rule in chosen))
             return
@@ -565,7 +598,7 @@ def list_rules(
 
 @app.command("rule")
 def show_rule(
-    code: Annotated[str, typer.Argument(help="A code (PE201), flag or rule name.")],
+    code: Annotated[str, typer.Argument(help="A code (PE201), flag or rule name.", metavar="CODE")],
 ) -> None:
     """Print one rule's documentation."""
     from plugin_eval.rules import lookup
@@ -604,7 +637,9 @@ def schema(
 
 @app.command("report")
 def report_command(
-    root: Annotated[Path, typer.Argument(help="A marketplace, a tree of plugins and skills.")],
+    root: Annotated[
+        Path, typer.Argument(help="A marketplace, a tree of plugins and skills.", metavar="ROOT")
+    ],
     out: Annotated[Path, typer.Option("--out", help="Folder to write the report into.")],
     previous: Annotated[
         Path | None, typer.Option(help="Last run's output folder: adds what changed.")
@@ -690,8 +725,11 @@ def report_command(
 
         _write(render_tree_statistics(run.out, run.rows, RenderOptions(statistics=True)))
     if not quiet:
+        from plugin_eval.report.summary import counted
+
         stderr.print(
-            f"scored {stats.items} items ({stats.plugins} plugins, {stats.skills} loose skills) "
+            f"scored {counted(stats.items, 'item')} ({counted(stats.plugins, 'plugin')}, "
+            f"{counted(stats.skills, 'loose skill')}) "
             f"in {time.perf_counter() - started:.1f} s · {cache_text} · wrote {terminal(str(out))}"
         )
     run.rows.close()
@@ -700,7 +738,9 @@ def report_command(
 
 @app.command("certify")
 def certify_command(
-    path: Annotated[Path, typer.Argument(help="One skill folder (or its SKILL.md).")],
+    path: Annotated[
+        Path, typer.Argument(help="One skill folder (or its SKILL.md).", metavar="SKILL")
+    ],
     out: Annotated[
         Path,
         typer.Option(
@@ -779,6 +819,7 @@ def dataset_score_command(
         typer.Argument(
             help="Seed 000's input: one JSON object, or JSON Lines (one object a line; "
             "*.jsonl); - reads standard input.",
+            metavar="FILE",
         ),
     ],
     output: Annotated[
@@ -819,7 +860,9 @@ app.add_typer(benchmark_app)
 
 @benchmark_app.command("validate")
 def benchmark_validate(
-    file: Annotated[Path, typer.Argument(help="A benchmark definition (Markdown).")],
+    file: Annotated[
+        Path, typer.Argument(help="A benchmark definition (Markdown).", metavar="FILE.md")
+    ],
 ) -> None:
     """Check a seed 003 benchmark definition: each problem as FILE:LINE: message (exit 1)."""
     from plugin_eval import benchmark

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
 from pathlib import Path
@@ -26,6 +27,19 @@ def _no_selectors() -> list[str]:
 
 def _no_ignores() -> dict[str, list[str]]:
     return {}
+
+
+def _line_of(path: Path, key: str) -> int | None:
+    """The line a setting is written on (TOML keeps no positions: the text is searched)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    for number, text in enumerate(lines, 1):
+        name = text.split("=", 1)[0].strip().strip("\"'")
+        if "=" in text and name == key:
+            return number
+    return None
 
 
 class ConfigError(Exception):
@@ -211,7 +225,23 @@ def load_config(path: Path | None) -> Config:
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise ConfigError(f"{path}: '{where}': {first['msg']}") from err
+        line = _line_of(path, str(first["loc"][0])) if first["loc"] else None
+        at = f"{path}:{line}" if line else str(path)
+        if first["type"] == "extra_forbidden":
+            known = sorted(SETTINGS)
+            close = difflib.get_close_matches(where, known, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "settings: " + ", ".join(known)
+            raise ConfigError(f"{at}: unknown setting '{where}' ({hint})") from err
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"{at}: '{where}': {message}") from err
     return config.model_copy(
         update={"source": str(path), "root": os.path.dirname(os.path.abspath(path))}
     )
+
+
+# The names a configuration file may use: each setting's alias where it has one.
+SETTINGS = frozenset(
+    (field.alias or name)
+    for name, field in Config.model_fields.items()
+    if name not in ("weights", "source", "root")
+)

@@ -308,3 +308,43 @@ def test_help_shows_the_defaults_written_in_it(command: str, shown: tuple[str, .
     for words in shown:
         assert words in text, words
     assert not any(f"{word} ." in text for word in ("them", "worse", "searching", "processes"))
+
+
+def test_fail_on_takes_a_severity_in_any_letter_case() -> None:
+    """As rule codes are: `--fail-on ERROR` is `--fail-on error`."""
+    broken = str(Path(__file__).resolve().parents[1] / "corpus" / "broken-dead-links")
+    assert CliRunner().invoke(app, ["score", broken, "--fail-on", "ERROR", "-q"]).exit_code == 1
+    assert CliRunner().invoke(app, ["score", broken, "--fail-on", "None", "-q"]).exit_code == 0
+
+
+def test_rules_takes_a_prefix_as_select_does() -> None:
+    result = CliRunner().invoke(app, ["rules", "PE21", "PE210", "-o", "json"])
+    assert result.exit_code == 0
+    assert [r["code"] for r in json.loads(result.stdout)] == ["PE210", "PE211", "PE212"]
+    assert CliRunner().invoke(app, ["rules", "PE9"]).exit_code == 2
+
+
+def test_a_searched_folder_gives_the_batch_shape_even_with_one_skill(tmp_path: Path) -> None:
+    """The JSON's shape follows the command, not how many skills a folder holds today."""
+    skill = (
+        "---\nname: csv-report\ndescription: Formats CSV reports. Use when exporting tables, "
+        "cleaning column names, or merging CSV files.\n---\n\n# CSV report\n\nSteps.\n"
+    )
+    (tmp_path / "skills" / "csv-report").mkdir(parents=True)
+    (tmp_path / "skills" / "csv-report" / "SKILL.md").write_text(skill)
+    searched = CliRunner().invoke(app, ["score", str(tmp_path / "skills"), "-o", "json"])
+    assert [r["name"] for r in json.loads(searched.stdout)["reports"]] == ["csv-report"]
+    direct = CliRunner().invoke(
+        app, ["score", str(tmp_path / "skills" / "csv-report"), "-o", "json"]
+    )
+    assert json.loads(direct.stdout)["name"] == "csv-report"
+
+
+def test_compare_fails_a_drop_past_max_drop_only_when_asked() -> None:
+    corpus = Path(__file__).resolve().parents[1] / "corpus"
+    good, weak = str(corpus / "csv-cleanup"), str(corpus / "log-triage")
+    assert CliRunner().invoke(app, ["compare", good, weak]).exit_code == 0
+    dropped = CliRunner().invoke(app, ["compare", good, weak, "--max-drop", "5"])
+    assert dropped.exit_code == 1
+    assert "exit 1: B's composite is" in dropped.stderr and "(--max-drop 5)" in dropped.stderr
+    assert CliRunner().invoke(app, ["compare", weak, good, "--max-drop", "0"]).exit_code == 0

@@ -87,3 +87,32 @@ def test_a_folder_outside_the_config_folder_is_not_matched(repo: Path, tmp_path:
     config = load_config(repo / ".plugin-eval.toml")
     assert config.enabled("PE201", outside)
     assert not config.enabled("PE201", repo / "skills" / "legacy-a")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "[tool.plugin-eval]\nthreshhold = 70\n",
+            "pyproject.toml:2: unknown setting 'threshhold' (did you mean 'threshold'?)",
+        ),
+        (
+            '[tool.plugin-eval]\nselect = ["PE2"]\nfail-on = "loud"\n',
+            "pyproject.toml:3: 'fail-on': Input should be 'error', 'warning', 'info' or 'none'",
+        ),
+        (
+            "[tool.plugin-eval]\ncolour = 1\n",
+            "pyproject.toml:2: unknown setting 'colour' (settings: exclude, extend-exclude, "
+            "fail-on, ignore, pass-threshold, per-path-ignores, respect-gitignore, select, "
+            "threshold)",
+        ),
+    ],
+)
+def test_a_bad_setting_is_named_with_its_line_and_the_fix(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    """In the user's words, not pydantic's: the file and line, and the setting meant."""
+    (tmp_path / "pyproject.toml").write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(tmp_path / "pyproject.toml")
+    assert str(err.value) == f"{tmp_path / 'pyproject.toml'}:{message.split(':', 1)[1]}"

@@ -46,14 +46,17 @@ def test_a_link_written_from_the_skill_folder_names_the_path_that_works(tmp_path
     assert finding.fix == "Write it relative to 'references/details.md': 'advanced.md'."
 
 
-def test_a_link_to_nothing_asks_for_the_file(tmp_path: Path) -> None:
+def test_a_link_to_nothing_says_where_it_resolves_from(tmp_path: Path) -> None:
     details = "# Details\n\n![plan](img/plan%20one.png)\n"
     [finding] = pe212(tmp_path / "query-tuning", {"references/details.md": details})
     assert (finding.line, finding.column) == (3, 1)
     assert finding.message.endswith(
         "resolves to 'references/img/plan one.png', which is not in the skill folder"
     )
-    assert finding.fix == "Create 'references/img/plan one.png' or correct the link."
+    assert finding.fix == (
+        "Correct the link: it resolves from 'references/', the folder of "
+        "'references/details.md' (or add 'references/img/plan one.png')."
+    )
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks here")

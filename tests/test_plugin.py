@@ -143,3 +143,19 @@ def test_a_plugin_whose_only_skill_is_a_symlink_is_empty_and_earns_no_score(
     assert "PE012" in codes
     assert result.composite.score == 0.0 and result.composite.badge == "none"
     assert all(d.score is None for d in result.composite.dimensions)
+
+
+def test_a_command_without_allowed_tools_gets_a_fix_naming_what_it_runs(tmp_path: Path) -> None:
+    command = (
+        "---\ndescription: Lists the release tags of this repository, newest first.\n---\n\n"
+        "Tags: !`git tag --list --sort=-creatordate`\n"
+    )
+    plugin = tmp_path / "csv-tools"
+    write_files(plugin, good_plugin(**{"commands__tags.md": command}))
+    [finding] = [
+        f for f in score_plugin(plugin, Config(), "csv-tools").findings if f.code == "PE703"
+    ]
+    assert (finding.path, finding.line) == ("csv-tools/commands/tags.md", 5)
+    assert finding.fix == (
+        "Add 'allowed-tools: Bash(git tag:*)' naming exactly what the command runs."
+    )

@@ -174,3 +174,13 @@ def test_a_script_a_mentioned_script_uses_is_not_unmentioned(make_skill: MakeSki
     assert _not_reached(result) == [
         ("PE208", "'scripts/fix.py' is never mentioned in SKILL.md, so the model never runs it")
     ]
+
+
+def test_an_absolute_link_is_a_dead_cross_ref_with_its_own_fix(make_skill: MakeSkill) -> None:
+    body = HEAD + "See [the notes](/home/me/notes/csv-rules.md) first.\n"
+    [finding] = [f for f in score(make_skill(body)).findings if f.code == "PE202"]
+    assert (finding.line, finding.column) == (6, 5)
+    assert finding.fix == (
+        "Write the path relative to the skill folder and ship the file in it: an absolute "
+        "path names a file on the author's machine."
+    )

@@ -118,10 +118,10 @@ def test_a_location_loses_folders_from_its_middle_to_keep_code_and_flag_on_its_l
     corpus: Batch,
 ) -> None:
     text = api.render(corpus, "text", "batch", RenderOptions(width=60))
-    assert "  corpus/…/agents/csv-analyst.md:5:1: PE604 AGENT_MODEL" in text.splitlines()
+    assert "  corpus/…/agents/csv-analyst.md:5:1: info PE604 AGENT_MODEL" in text.splitlines()
     # With room, the same location is whole.
     wide = api.render(corpus, "text", "batch", RenderOptions(width=120))
-    assert "  corpus/csv-toolkit/agents/csv-analyst.md:5:1: PE604 AGENT_MODEL model" in wide
+    assert "  corpus/csv-toolkit/agents/csv-analyst.md:5:1: info PE604 AGENT_MODEL model" in wide
 
 
 def test_a_long_message_wraps_under_its_location_and_the_fix_under_its_label(
@@ -129,7 +129,7 @@ def test_a_long_message_wraps_under_its_location_and_the_fix_under_its_label(
 ) -> None:
     text = api.render(corpus, "text", "batch", RenderOptions(width=80))
     lines = text.splitlines()
-    start = lines.index("  corpus/Broken_Invalid_Name/SKILL.md:2:1: PE104 NAME_INVALID name")
+    start = lines.index("  corpus/Broken_Invalid_Name/SKILL.md:2:1: error PE104 NAME_INVALID name")
     assert lines[start + 1 : start + 4] == [
         "      'Broken_Invalid_Name' has uppercase letters; contains '_'",
         "      fix: Use lowercase letters, digits and single hyphens, e.g. 'name:",
@@ -254,11 +254,11 @@ def test_quiet_prints_the_findings_only(tmp_path: Path, monkeypatch: pytest.Monk
     assert code == 1
     missing = "points at a file that does not exist in the skill folder (anti-pattern)"
     assert out.splitlines() == [
-        "skills/example-skill/SKILL.md:4:1: PE108 UNKNOWN_FIELD unknown frontmatter field 'colour'",
+        "skills/example-skill/SKILL.md:4:1: warning PE108 UNKNOWN_FIELD unknown frontmatter field 'colour'",
         "    fix: Move it under 'metadata:' as a string value, or delete it.",
-        f"skills/example-skill/SKILL.md:11:5: PE201 ORPHAN_REFERENCE link 'references/x.md' {missing}",
+        f"skills/example-skill/SKILL.md:11:5: error PE201 ORPHAN_REFERENCE link 'references/x.md' {missing}",
         "    fix: Create 'references/x.md' or correct the path.",
-        f"skills/example-skill/SKILL.md:11:30: PE201 ORPHAN_REFERENCE link 'references/y.md' {missing}",
+        f"skills/example-skill/SKILL.md:11:30: error PE201 ORPHAN_REFERENCE link 'references/y.md' {missing}",
         "    fix: Create 'references/y.md' or correct the path.",
     ]
 

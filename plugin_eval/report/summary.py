@@ -35,6 +35,11 @@ HISTORY_LIMIT = 1 << 26  # a --history summary longer than this is skipped (it i
 HISTORY_FILES = 104  # two years of weekly runs
 
 
+def counted(n: int, word: str) -> str:
+    """``1 plugin``, ``2 plugins``, ``1,024 loose skills``."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
 class RowStore:
     """Rows spilled to a temporary JSON-lines file; memory keeps one small tuple per row."""
 
@@ -402,7 +407,7 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
     out = [
         "# plugin-eval report",
         "",
-        f"{c['plugins']} plugins and {c['skills']} loose skills under "
+        f"{counted(c['plugins'], 'plugin')} and {counted(c['skills'], 'loose skill')} under "
         f"{markdown_code(data['root'], table=False)} · "
         f"depth {data['depth']} (static layer) · plugin-eval {data['version']}",
         "",

@@ -184,7 +184,7 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
     console.print(Hanging(f"{head}{path}[/]", 2))
     if c.anti_pattern_count:
         per_skill = (
-            f", {c.anti_patterns_per_skill:.2f} a skill"
+            f", {c.anti_patterns_per_skill:.2f} per skill"
             if c.anti_patterns_per_skill is not None
             else ""
         )
@@ -253,16 +253,19 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
 
 
 def _finding(console: Console, f: FindingOut, indent: int) -> None:
-    """``path:line:column: CODE FLAG message`` and its fix: the path shortened only as much
-    as keeps the code and flag on its first line, or else the location alone."""
+    """``path:line:column: SEVERITY CODE FLAG message`` and its fix: the path shortened only
+    as much as keeps the severity, code and flag on its first line, or else the location
+    alone. The severity is written out, not only coloured: piped, a line still says whether
+    it fails ``--fail-on warning``."""
     where = (f":{f.line}" if f.line else "") + (f":{f.column}" if f.column else "")
-    room = console.width - indent - cell_len(f"{where}: {f.code} {f.flag}")
+    severity = f.severity
+    room = console.width - indent - cell_len(f"{where}: {severity} {f.code} {f.flag}")
     path = _fit(f.path, room, console.width - indent - cell_len(where) - 1)
     star = " [dim](anti-pattern)[/]" if f.anti_pattern else ""
     console.print(
         Hanging(
-            f"{' ' * indent}{path}{where}: [{SEVERITY_STYLE[f.severity]}]{f.code}[/] {f.flag} "
-            f"{terminal(f.message)}{star}",
+            f"{' ' * indent}{path}{where}: [{SEVERITY_STYLE[f.severity]}]{severity} "
+            f"{f.code}[/] {f.flag} {terminal(f.message)}{star}",
             indent + 4,
         )
     )

@@ -64,8 +64,8 @@ RULE = Rule(
     "A target that differs from a file only in letter case is reported as dead (it is, "
     "on Linux), with the file's real name in the fix. "
     "Links, images and `references/…` paths in prose are checked; other bare paths in "
-    "prose (`scripts/run.py` without a link) are not. Links inside reference files are not "
-    "followed.",
+    "prose (`scripts/run.py` without a link) are not. Links inside the files SKILL.md links "
+    "are PE212's.",
     links=(sources.SPEC,),
     check=check,
 )

@@ -116,8 +116,14 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             if from_root in present and base:
                 fix = f"Write it relative to '{rel}': '{posixpath.relpath(from_root, base)}'."
                 why = f"; '{from_root}' is there: the link is written from the skill folder"
+            elif base:
+                fix = (
+                    f"Correct the link: it resolves from '{base}/', the folder of '{rel}' "
+                    f"(or add '{resolved}')."
+                )
+                why = ""
             else:
-                fix = f"Create '{resolved}' or correct the link."
+                fix = f"Correct the link, or add '{resolved}'."
                 why = ""
             yield RULE.finding(
                 f"link '{one_line(target, 80)}' in '{rel}' resolves to "

@@ -10,6 +10,7 @@ from plugin_eval.plugin import PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_COMMAND, good_plugin
+from plugin_eval.textsearch import one_line
 
 # "!`git status`" runs before the prompt is sent (Claude Code's bash pre-execution).
 SHELL_LINE = regexes.compile(r"!`[^`]+`")
@@ -36,8 +37,20 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 f"command /{command.stem} runs {match.group(0)} but declares no 'allowed-tools'",
                 line,
                 None,
+                fix=f"Add 'allowed-tools: Bash({_program(match.group(0))}:*)' naming exactly "
+                "what the command runs.",
                 path=command.path,
             )
+
+
+def _program(shell: str) -> str:
+    """What an allowed-tools rule names for a shell line: its program and subcommand
+    (`git tag --list` is `git tag`), or the program alone when an option or a path follows
+    it, or when it is a path itself (`./build.sh`)."""
+    words = shell[2:-1].split()[:2]
+    if len(words) == 2 and ("/" in words[0] or not words[1].isidentifier()):
+        words = words[:1]
+    return one_line(" ".join(words), 60) or "COMMAND"
 
 
 RULE = PluginRule(
