@@ -71,6 +71,10 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "headings": body(lambda n: numbered("# Heading {i}\n", n)),
     "nested-headings": body(lambda n: repeat("# A\n## B\n### C\n#### D\n##### E\n###### F\n", n)),
     "links-one-line": body(lambda n: numbered("[l](references/m{i}.md) ", n) + "\n"),
+    # A reference link is 4 bytes ("[r] "): the densest way to ask for parser tokens.
+    "refs-one-line": body(lambda n: "[r]: references/r.md\n\n" + repeat("[r] ", n) + "\n"),
+    "setext-headings": body(lambda n: repeat("a\n=\n", n)),
+    "list-items": body(lambda n: repeat("- a\n", n)),
     "long-line": body(lambda n: repeat("word ", n) + "\n"),
     "deep-lists": body(lambda n: repeat("".join("  " * d + "- item\n" for d in range(40)), n)),
     "deep-quotes": body(lambda n: repeat(">" * 60 + " quoted\n\n", n)),
