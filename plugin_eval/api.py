@@ -22,6 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from plugin_eval.config import (
     Config,
     ConfigError,
@@ -48,6 +50,7 @@ from plugin_eval.report.model import (
 )
 from plugin_eval.targets import Target, TargetError, resolve
 from plugin_eval.vocabulary import Depth, Kind
+from plugin_eval.walk import kind_of
 
 if TYPE_CHECKING:
     from plugin_eval.certify import Certification
@@ -105,6 +108,11 @@ def configure(
     if fail_on is not None:
         overrides["fail_on"] = fail_on
     if exclude:
+        try:
+            Config.model_validate({"extend-exclude": list(exclude)})
+        except ValidationError as err:
+            reason = str(err.errors()[0]["msg"]).removeprefix("Value error, ")
+            raise UsageError(f"--exclude: {reason}") from None
         overrides["extend_exclude"] = [*config.extend_exclude, *exclude]
     if respect_gitignore is not None:
         overrides["respect_gitignore"] = respect_gitignore
@@ -215,7 +223,13 @@ def _search(
     found = discover(folder, scope)
     shown = folder.as_posix().rstrip("/") or "/"
     targets = [
-        Target(item.folder, joined(shown, item.rel) if item.rel else shown, item.kind, item.entry)
+        Target(
+            item.folder,
+            joined(shown, item.rel) if item.rel else shown,
+            item.kind,
+            item.entry,
+            item.entry_at,
+        )
         for item in found.items
     ]
     skipped += [(joined(shown, rel), why) for rel, why in found.skipped]
@@ -296,7 +310,7 @@ def score_target(
     if target.kind == Kind.PLUGIN:
         manifest = json.loads(target.entry) if target.entry else None
         return build_plugin_report(
-            score_plugin(target.folder, config, target.display, depth, manifest),
+            score_plugin(target.folder, config, target.display, depth, manifest, target.entry_at),
             stamp,
             config.pass_threshold,
         )
@@ -342,8 +356,33 @@ def render(
     return render_format(output, subject, data, options or RenderOptions())
 
 
+def output_problem(path: Path) -> str | None:
+    """Why an output file cannot be written at ``path``, when that shows before any work:
+    a symlink, FIFO or device there (a rename would replace it, not write through it), a
+    file where one of its folders should be, or a folder that cannot be written."""
+    kind = kind_of(path)
+    if kind == "link":
+        return "it is a symlink; give the path of a regular file"
+    if kind == "dir":
+        return "it is a folder; give a file name"
+    if kind == "other":
+        return "it is a FIFO, socket or device, not a regular file"
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        return os.strerror(errno.ENOTDIR)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return os.strerror(errno.EACCES)
+    return None
+
+
 def write_output(path: Path, text: str) -> None:
-    """Write to a temporary file beside ``path`` and rename: never a half-written file."""
+    """Write to a temporary file beside ``path`` and rename: never a half-written file, and
+    never in place of a symlink or a special file (``output_problem``)."""
+    problem = output_problem(path)
+    if problem is not None:
+        raise OSError(0, problem, str(path))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except FileExistsError:  # a file where one of the folders should be
@@ -401,10 +440,23 @@ def compare_paths(
 
 
 def _one_target(path: Path, display: str | None) -> Target:
-    resolved = targets_of([path])
+    """The one skill or plugin a side of a comparison names: the path itself, or the only
+    item of a folder searched; a folder of several is a usage error that names them."""
+    try:
+        direct, _ = resolve(path)
+    except TargetError:
+        direct = []
+    resolved = Resolved(direct, [], [], []) if direct else targets_of([path])
     if not resolved.targets:
         failures, notes = resolved.failures, resolved.notes
         raise UsageError(f"{failures[0].path}: {failures[0].error}" if failures else notes[0])
+    if len(resolved.targets) > 1:
+        shown = ", ".join(t.display for t in resolved.targets[:5])
+        more = f" and {len(resolved.targets) - 5} more" if len(resolved.targets) > 5 else ""
+        raise UsageError(
+            f"{path}: holds {len(resolved.targets)} skills and plugins ({shown}{more}); "
+            "compare one with one: give the folder of each"
+        )
     target = resolved.targets[0]
     return replace(target, display=display or target.display)
 

@@ -40,6 +40,8 @@ EVAL_FILE_BYTES = 2 * 1024 * 1024
 # Lines of a SKILL.md body parsed as Markdown (the longest of 874 real skills has under
 # 2,000); past them PE005 says where, and the rest is read as lines of text only.
 MARKDOWN_LINES = 300_000
+# Bytes of one .gitignore read by a search (git's own are rarely over a few KB).
+GITIGNORE_BYTES = 256 * 1024
 # Marks that open inline syntax ("[", "`", "<", "\\") read in one paragraph; past them the
 # paragraph is plain text and PE005 says where (each mark can make a few parser tokens).
 INLINE_MARKS = 100_000

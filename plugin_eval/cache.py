@@ -45,8 +45,12 @@ _RESULT_COLUMNS = (
 )
 
 
-def item_key(kind: str, rel: str, listing: Listing, entry: str | None = None) -> str | None:
-    """The lookup key of one item: its kind, its id, its marketplace entry and its listing.
+def item_key(
+    kind: str, rel: str, listing: Listing, entry: str | None, folder: str | Path
+) -> str | None:
+    """The lookup key of one item: its kind, its id, its marketplace entry, its folder's
+    absolute path (two trees scored from one place share the cache, and a link out of a
+    folder, a folder's name, mean something else elsewhere) and its listing.
 
     An entry found under this key is only used while every file scoring read still has the
     bytes it had (see ``Cache.get``). A listing cut short is never cached: files past the cap
@@ -54,7 +58,10 @@ def item_key(kind: str, rel: str, listing: Listing, entry: str | None = None) ->
     """
     if not listing.complete:
         return None
-    h = hashlib.sha256(f"{kind}\0{rel}\0{entry or ''}\0".encode("utf-8", "surrogateescape"))
+    where = os.path.abspath(folder)
+    h = hashlib.sha256(
+        f"{kind}\0{rel}\0{entry or ''}\0{where}\0".encode("utf-8", "surrogateescape")
+    )
     h.update(listing.key())
     return h.hexdigest()
 

@@ -295,6 +295,9 @@ def _files(specs: list[str] | None, subject: Subject) -> list[tuple[str, Path]]:
             raise _usage(
                 f"--output-file {spec}: write FORMAT=PATH, FORMAT one of {', '.join(choices)}"
             )
+        problem = api.output_problem(Path(path))
+        if problem is not None:  # said before anything is scored
+            raise _usage(f"--output-file {spec}: cannot be written ({problem})")
         out.append((name, Path(path)))
     return out
 

@@ -108,28 +108,33 @@ def checkout_copy(path: Path, revision: str, into: Path) -> tuple[Path, str]:
         raise GitError(f"{path}: no such folder")
     top = Path(_git(folder, "rev-parse", "--show-toplevel").decode().strip())
     rel = folder.relative_to(top).as_posix()
-    listing = _git(top, "ls-tree", "-r", "-z", "--full-tree", revision, "--", rel or ".")
+    # -l gives each blob's size: the folder's is known before any blob is read.
+    listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", revision, "--", rel or ".")
     entries = [e for e in listing.decode("utf-8", "surrogateescape").split("\0") if e]
     if not entries:
         raise GitError(f"{rel or '.'} does not exist at {revision}")
     if len(entries) > MAX_GIT_FILES:
         raise GitError(f"{rel} has more than {MAX_GIT_FILES} files at {revision}")
-    copy = into / folder.name
+    blobs: list[tuple[str, PurePosixPath]] = []
     total = 0
     for entry in entries:
         meta, name = entry.split("\t", 1)
-        mode, kind, _sha = meta.split()
+        mode, kind, sha, size = meta.split()
         if kind != "blob" or mode == "120000":
             continue  # submodules and symlinks are not followed
         inside = PurePosixPath(name).relative_to(rel) if rel else PurePosixPath(name)
         if ".." in inside.parts:
             continue
-        data = _git(top, "show", f"{revision}:{name}")
-        total += len(data)
+        total += int(size) if size.isdigit() else 0
         if total > MAX_GIT_BYTES:
             raise GitError(
                 f"{rel} is larger than {MAX_GIT_BYTES // (1024 * 1024)} MiB at {revision}"
             )
+        blobs.append((sha, inside))
+    copy = into / folder.name
+    for sha, inside in blobs:
+        # The blob itself, by its id: no textconv, filter or other configured program runs.
+        data = _git(top, "cat-file", "blob", sha)
         target = copy / Path(*inside.parts)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)

@@ -73,6 +73,21 @@ class Config(BaseModel):
     # relative to it, wherever plugin-eval runs from (the working folder when there is none).
     root: str | None = None
 
+    @field_validator("exclude", "extend_exclude")
+    @classmethod
+    def _patterns(cls, value: list[str] | None) -> list[str] | None:
+        import pathspec
+
+        for pattern in value or []:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([pattern])
+            except ValueError:
+                raise ValueError(
+                    f"'{pattern}' is not a gitignore-style pattern (a trailing backslash "
+                    "escapes nothing)"
+                ) from None
+        return value
+
     @field_validator("select", "ignore")
     @classmethod
     def _known(cls, value: list[str] | None) -> list[str] | None:

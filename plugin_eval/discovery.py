@@ -27,6 +27,7 @@ MARKETPLACE = ".claude-plugin/marketplace.json"
 SHOWN = 40  # names of passed-over marketplace entries a note shows, each cut to NAME_CHARS
 NAME_CHARS = 80
 MANIFEST_DIRS = frozenset(m.split("/")[0] for m in MANIFESTS)
+PART_FOLDERS = frozenset(("skills", "agents", "commands"))
 # Never searched (gitignore-style patterns from the searched root; `exclude` replaces them):
 # version control, dependencies, caches, virtual environments and plugin-eval's own cache.
 # Hidden folders are searched: harnesses load skills from .claude/skills, .codex/skills,
@@ -64,6 +65,9 @@ class Item:
     # Another item's file name would be the same (`a/b` and `a--b`, `A` and `a` on a file
     # system that ignores case, two entries of one name): a digest keeps each its own.
     unique: bool = False
+    # A marketplace entry: where it is written, as (marketplace.json from the plugin's
+    # folder, line), so findings on it point at that file and line.
+    entry_at: tuple[str, int] | None = None
 
     @property
     def id(self) -> str:
@@ -125,7 +129,7 @@ def discover(root: Path, scope: Scope | None = None) -> Discovery:
     skipped: list[tuple[str, str]] = []
     walked = _walk(root, notes, skipped, scope or Scope())
     items = {item.rel: item for item in walked}
-    entries = list(_marketplace_entries(root, notes))
+    entries = _once(list(_marketplace_entries(root, notes)), notes)
     sharing = Counter(e.rel for e in entries)
     for entry in entries:
         # The marketplace decides what an entry's folder is: it replaces the walked plugin.
@@ -133,8 +137,16 @@ def discover(root: Path, scope: Scope | None = None) -> Discovery:
         if walked_item is not None and walked_item.kind is Kind.PLUGIN:
             del items[entry.rel]
     plugins = [i for i in items.values() if i.kind is Kind.PLUGIN]
+    labels: Counter[tuple[str, str]] = Counter()
     for entry in entries:
         label = entry_name(entry) if sharing[entry.rel] > 1 else None
+        if label is not None:
+            # Two entries of one folder and one name (or none, which falls back to the
+            # folder's): told apart by their place in the marketplace.
+            labels[entry.rel, label] += 1
+            label = (
+                label if labels[entry.rel, label] == 1 else f"{label}~{labels[entry.rel, label]}"
+            )
         plugins.append(replace(entry, label=label))
     # A skill a plugin scores is the plugin's, not loose: one in its skills/ folder, or, for an
     # entry with an explicit skills list, exactly those. Any other skill found inside a plugin
@@ -154,25 +166,35 @@ def discover(root: Path, scope: Scope | None = None) -> Discovery:
         return rel in listed or (folder == "skills" and root in plugin_roots)
 
     loose = [i for i in items.values() if i.kind is Kind.SKILL and not in_plugin(i.rel)]
-    found = _distinct(sorted([*plugins, *loose], key=lambda i: (i.id, i.entry or "")), notes)
+    found = _distinct(sorted([*plugins, *loose], key=lambda i: (i.id, i.entry or "")))
     return Discovery(found, notes, sorted(skipped))
 
 
-def _distinct(items: list[Item], notes: list[str]) -> list[Item]:
-    """Each item once (a marketplace entry written twice, word for word, is one item and a
-    note), and a file name of its own for each, whatever the file system's letter case."""
+def _once(entries: list[Item], notes: list[str]) -> list[Item]:
+    """Each marketplace entry once: one written again, word for word, for the same folder is
+    scored once, and one note names them all."""
+    seen: set[tuple[str, str | None]] = set()
     kept: list[Item] = []
-    for item in items:
-        if kept and (kept[-1].id, kept[-1].entry) == (item.id, item.entry):
-            notes.append(
-                f"{MARKETPLACE}: plugin '{entry_name(item)}' is listed twice, word for word; "
-                "scored once"
-            )
+    twice: list[str] = []
+    for entry in entries:
+        if (entry.rel, entry.entry) in seen:
+            twice.append(entry_name(entry))
             continue
-        kept.append(item)
-    shared = Counter(item.slug.casefold() for item in kept)
+        seen.add((entry.rel, entry.entry))
+        kept.append(entry)
+    if twice:
+        notes.append(
+            f"{MARKETPLACE}: {len(twice):,} plugin(s) listed again, word for word, and scored "
+            f"once: {_names(twice)}"
+        )
+    return kept
+
+
+def _distinct(items: list[Item]) -> list[Item]:
+    """A file name of its own for each item, whatever the file system's letter case."""
+    shared = Counter(item.slug.casefold() for item in items)
     return [
-        replace(item, unique=True) if shared[item.slug.casefold()] > 1 else item for item in kept
+        replace(item, unique=True) if shared[item.slug.casefold()] > 1 else item for item in items
     ]
 
 
@@ -197,14 +219,39 @@ def _ignored(rel: str, is_dir: bool, ignores: Ignores) -> bool:
 
 
 def _gitignore(folder: Path, rel: str, ignores: Ignores, notes: list[str]) -> Ignores:
+    """The search's patterns with this folder's .gitignore added: read as any file of the
+    tree is (a regular file, bounded), and a line git would never match (one ending in a
+    lone backslash) left out, as git leaves it."""
+    shown = f"{rel + '/' if rel else ''}{GITIGNORE}"
+    try:
+        raw = read_file(folder / GITIGNORE, budgets.GITIGNORE_BYTES + 1)
+    except OSError as err:
+        notes.append(f"{shown}: unreadable ({err.strerror})")
+        return ignores
+    if len(raw) > budgets.GITIGNORE_BYTES:
+        notes.append(
+            f"{shown}: larger than {budgets.GITIGNORE_BYTES:,} bytes; the rest is not read"
+        )
+        raw = raw[: budgets.GITIGNORE_BYTES]
+    lines = raw.decode("utf-8", "replace").splitlines()
+    return (*ignores, (rel, patterns(lines)))
+
+
+def patterns(lines: list[str] | tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    """Gitignore-style patterns, leaving out the lines that are none (git ignores them)."""
     import pathspec
 
     try:
-        lines = (folder / GITIGNORE).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError as err:
-        notes.append(f"{rel + '/' if rel else ''}{GITIGNORE}: unreadable ({err.strerror})")
-        return ignores
-    return (*ignores, (rel, pathspec.GitIgnoreSpec.from_lines(lines)))
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:  # GitIgnorePatternError: one bad line; keep every other
+        kept = []
+        for line in lines:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except ValueError:
+                continue
+            kept.append(line)
+        return pathspec.GitIgnoreSpec.from_lines(kept)
 
 
 def _walk(
@@ -227,11 +274,21 @@ def _walk(
     for here in walk:
         folder = Path(here.path)
         names = set(here.files)
-        if any(m.split("/")[0] in here.dirs and (folder / m).is_file() for m in MANIFESTS):
+        manifests = [m for m in MANIFESTS if m.split("/")[0] in here.dirs]
+        kinds = [kind_within(folder, m) for m in manifests]
+        for manifest, kind in zip(manifests, kinds, strict=True):
+            if kind in ("link", "other"):
+                notes.append(
+                    f"{here.child(manifest)}: a symlink or special file, not followed; the "
+                    "folder is not read as a plugin by it"
+                )
+        if "file" in kinds:
             # A plugin is one unit with the skills it loads (skills/*); the walk goes on
             # inside it, so a skill kept elsewhere in its folder (a project's .claude/skills,
             # an examples folder) is found and scored as loose, never hidden by the plugin.
             yield Item(Kind.PLUGIN, folder, here.rel)
+            # Its skills/, agents/ and commands/ are its own, read with it: not searched.
+            here.dirs[:] = [d for d in here.dirs if d not in PART_FOLDERS]
         ignores = ignores_of.get(here.rel.rpartition("/")[0], ()) if here.rel else ()
         if scope.respect_gitignore and GITIGNORE in names:
             ignores = _gitignore(folder, here.rel, ignores, notes)
@@ -274,7 +331,8 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
         raw = read_file(root / MARKETPLACE, budgets.MARKETPLACE_BYTES + 1)
         if len(raw) > budgets.MARKETPLACE_BYTES:
             raise OSError(0, f"larger than {budgets.MARKETPLACE_BYTES:,} bytes")
-        data = json_input.parse(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
+        data = json_input.parse(text)
     except json_input.JsonInputError as err:
         notes.append(
             f"{MARKETPLACE}:{err.line}:{err.column}: not valid JSON ({err.message}); plugins "
@@ -293,7 +351,8 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
             f"{budgets.MARKETPLACE_ENTRIES:,} are read"
         )
     passed: dict[str, list[str]] = {}
-    for entry in entries[: budgets.MARKETPLACE_ENTRIES]:
+    lines = _entry_lines(text)
+    for index, entry in enumerate(entries[: budgets.MARKETPLACE_ENTRIES]):
         source = entry.get("source") if isinstance(entry, dict) else None
         name = str(entry.get("name", "?")) if isinstance(entry, dict) else "?"
         if not isinstance(source, str):
@@ -319,10 +378,61 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
         own = entry.get("strict") is False or listed_skills(entry) is not None
         if own or not any((folder / m).is_file() for m in MANIFESTS):
             rel = folder.relative_to(root).as_posix()
+            at = Path(os.path.relpath(root / MARKETPLACE, folder)).as_posix()
             yield Item(
-                Kind.PLUGIN, folder, "" if rel == "." else rel, json.dumps(entry, sort_keys=True)
+                Kind.PLUGIN,
+                folder,
+                "" if rel == "." else rel,
+                json.dumps(entry, sort_keys=True),
+                entry_at=(at, lines[index] if index < len(lines) else 1),
             )
     for why, names in passed.items():
-        shown = ", ".join(f"'{cut_middle(n, NAME_CHARS)}'" for n in names[:SHOWN])
-        shown += f" and {len(names) - SHOWN:,} more" if len(names) > SHOWN else ""
-        notes.append(f"{MARKETPLACE}: {len(names):,} plugin(s) {why}: {shown}")
+        notes.append(f"{MARKETPLACE}: {len(names):,} plugin(s) {why}: {_names(names)}")
+
+
+def _names(names: list[str]) -> str:
+    """Names of passed-over entries as a note shows them: the first SHOWN, each cut short."""
+    shown = ", ".join(f"'{cut_middle(n, NAME_CHARS)}'" for n in names[:SHOWN])
+    return shown + (f" and {len(names) - SHOWN:,} more" if len(names) > SHOWN else "")
+
+
+def _entry_lines(text: str) -> list[int]:
+    """The line each element of the top-level "plugins" array starts on (JSON keeps no
+    positions: the object is walked with the decoder's own raw_decode); [] when the text is
+    not laid out as a marketplace."""
+    decode = json.JSONDecoder().raw_decode
+    n = len(text)
+
+    def skip(i: int) -> int:
+        while i < n and text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    lines: list[int] = []
+    try:
+        i = skip(0)
+        if text[i] != "{":
+            return []
+        i = skip(i + 1)
+        line, counted = 1, 0
+        while text[i] != "}":
+            key, i = decode(text, i)
+            i = skip(skip(i) + 1)  # past the ':'
+            if key == "plugins" and text[i] == "[":
+                lines = []
+                i = skip(i + 1)
+                while text[i] != "]":
+                    line += text.count("\n", counted, i)
+                    counted = i
+                    lines.append(line)
+                    _, i = decode(text, i)
+                    i = skip(i)
+                    i = skip(i + 1) if text[i] == "," else i
+                i += 1
+            else:
+                _, i = decode(text, i)
+            i = skip(i)
+            i = skip(i + 1) if text[i] == "," else i
+    except (ValueError, IndexError):
+        return lines
+    return lines

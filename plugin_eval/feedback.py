@@ -75,7 +75,7 @@ def dimension_feedback(score: float | None, sources: Sequence[Source], ran: Sequ
         for source in sources
         for sub in source.subscores
     ]
-    return " · ".join(parts) or f"{score * 100:.0f}/100"
+    return " · ".join(parts) or f"{comp.whole(score)}/100"
 
 
 def overall_feedback(
@@ -84,7 +84,12 @@ def overall_feedback(
     """One or two sentences: the composite with its badge and grade (and the penalty and the
     pass threshold when they apply), then the strongest and weakest measured dimensions."""
     badge = c.badge.capitalize() if c.badge != "none" else "no badge"
-    first = f"Composite {c.score:.1f}/100 ({badge}, grade {c.grade})"
+    # One decimal, or two where one would round the composite over the pass threshold.
+    crosses = pass_threshold is not None and (round(c.score, 1) >= pass_threshold) != (
+        c.score >= pass_threshold
+    )
+    first = f"Composite {c.score:.2f}/100" if crosses else f"Composite {c.score:.1f}/100"
+    first += f" ({badge}, grade {c.grade})"
     if c.penalty < 1:
         first += f" after the anti-pattern penalty ×{c.penalty:.2f} ({anti_patterns} flag(s))"
     if pass_threshold is not None:
@@ -98,7 +103,7 @@ def overall_feedback(
         return f"{first}. No dimension was measured."
 
     def shown(name: str, score: float) -> str:
-        return f"{name} {score * 100:.0f} ({comp.label(score * 100)})"
+        return f"{name} {comp.whole(score)} ({comp.label(score * 100)})"
 
     if len(measured) == 1:
         return f"{first}. Only {shown(*measured[0])} was measured."

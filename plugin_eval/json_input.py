@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from plugin_eval import regexes
+
 
 class JsonInputError(ValueError):
     """Why a JSON text could not be read, and where (1-based line and column)."""
@@ -24,12 +26,44 @@ class JsonInputError(ValueError):
 
 
 def parse(text: str) -> Any:
-    """The value of a JSON text; raises JsonInputError (never anything else) on bad input."""
+    """The value of a JSON text; raises JsonInputError (never anything else) on bad input.
+
+    A string escape of half a surrogate pair (`"\\ud800"`) decodes to text no output can
+    encode: each such character becomes U+FFFD, as an undecodable byte of a file does."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        return _whole(value) if _SURROGATE_ESCAPE.search(text) else value
     except json.JSONDecodeError as err:
         raise JsonInputError(err.msg, err.lineno, err.colno) from None
     except RecursionError:
         raise JsonInputError("nested too deeply to read") from None
     except ValueError:  # an integer with more digits than Python converts
         raise JsonInputError("holds a number too long to read") from None
+
+
+_SURROGATE_ESCAPE = regexes.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = regexes.compile("[\ud800-\udfff]")
+
+
+def _whole(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (keys too) made U+FFFD; iterative,
+    since the decoder's own nesting limit is the only bound on depth."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    while stack:
+        holder, key = stack.pop()
+        item = holder[key]
+        if isinstance(item, str):
+            holder[key] = _SURROGATE.sub("\ufffd", item)
+        elif isinstance(item, list):
+            stack.extend((item, i) for i in range(len(item)))
+        elif isinstance(item, dict):
+            fixed = {
+                _SURROGATE.sub("\ufffd", k) if isinstance(k, str) else k: v for k, v in item.items()
+            }
+            item.clear()
+            item.update(fixed)
+            stack.extend((item, k) for k in item)
+    return root[0]

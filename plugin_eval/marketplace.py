@@ -67,6 +67,14 @@ class Task:
     # The item in the report (row, files): the folder's path, or `folder/@name` for a
     # marketplace entry that shares its folder with others. ``rel`` is the folder's path.
     id: str = ""
+    # A marketplace entry: where it is written (marketplace.json from the folder, line).
+    entry_at: tuple[str, int] | None = None
+
+    @property
+    def key_entry(self) -> str | None:
+        """The entry as the cache key holds it: its text and where it is written (a line
+        that moved moves its findings)."""
+        return f"{self.entry}\0{self.entry_at}" if self.entry is not None else None
 
 
 @dataclass
@@ -109,27 +117,32 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
         with collection_paused(), recording() as log:
             if task.kind is Kind.PLUGIN:
                 manifest = json.loads(task.entry) if task.entry else None
-                plugin = parse_plugin(folder, manifest)
-                key = item_key(task.kind, task.id, plugin.listing, task.entry)
+                plugin = parse_plugin(folder, manifest, task.entry_at)
+                key = item_key(task.kind, task.id, plugin.listing, task.key_entry, folder)
                 scored = score_plugin_document(plugin, config, task.rel or ".", Depth.QUICK)
                 report: Report = build_plugin_report(scored, PLACEHOLDER, config.pass_threshold)
                 outside = sorted({c for s in scored.skills for c in s.outside_checks})
             else:
                 doc = parse_skill(folder)
-                key = item_key(task.kind, task.id, doc.listing, task.entry)
+                key = item_key(task.kind, task.id, doc.listing, task.key_entry, folder)
                 skill = score_document(doc, config, task.rel or ".", Depth.QUICK)
                 del doc  # freed before collection resumes, so no collection walks its tokens
                 report = build_report(skill, PLACEHOLDER, config.pass_threshold)
                 outside = sorted(set(skill.outside_checks))
+        # Made here, inside the guard: text a report cannot hold errs this item alone.
+        packed = _pack(json_text(report.model_dump_json()))
+        row = summary_row(task, report)
     except Exception as exc:  # one broken item never stops the run
         error = f"{type(exc).__name__}: {exc}"
         failed = json_text(
-            json.dumps({"path": task.id, "kind": task.kind, "errored": True, "error": error})
+            json.dumps(
+                {"path": task.id, "kind": task.kind, "errored": True, "error": error},
+                ensure_ascii=True,
+            )
         )
         return _pack(failed), _error_row(task, error), [], [], None
-    packed = _pack(json_text(report.model_dump_json()))
     reads = log.relative_to(folder)
-    return packed, summary_row(task, report), [list(c) for c in outside], reads, key
+    return packed, row, [list(c) for c in outside], reads, key
 
 
 def summary_row(task: Task, report: Report) -> SummaryRow:
@@ -189,7 +202,9 @@ def _error_row(task: Task, error: str) -> SummaryRow:
 
 
 def _task(item: Item) -> Task:
-    return Task(item.kind, str(item.folder), item.rel, item.slug, item.entry, item.id)
+    return Task(
+        item.kind, str(item.folder), item.rel, item.slug, item.entry, item.id, item.entry_at
+    )
 
 
 def _subdir(kind: Kind) -> str:
@@ -386,7 +401,7 @@ def run_report(
         if cache is not None and not cold:
             if item.folder not in listings:
                 listings[item.folder] = list_folder(item.folder)
-            key = item_key(task.kind, task.id, listings[item.folder], task.entry)
+            key = item_key(task.kind, task.id, listings[item.folder], task.key_entry, item.folder)
             entry = cache.get(key, item.folder) if key is not None else None
         if entry is not None:
             writer(task, entry.payload, entry.row, entry.stamp)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import functools
 import json
-import os
 import posixpath
 import re
 from collections.abc import Mapping
@@ -13,7 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from plugin_eval import budgets, json_input, regexes
+from plugin_eval import budgets, json_input
 from plugin_eval.document import (
     SKILL_FILE,
     FrontmatterFile,
@@ -117,7 +115,9 @@ def is_plugin(folder: Path) -> bool:
 
 
 def parse_plugin(
-    folder: Path, manifest_override: Mapping[str, Any] | None = None
+    folder: Path,
+    manifest_override: Mapping[str, Any] | None = None,
+    entry_at: tuple[str, int] | None = None,
 ) -> PluginDocument:
     """Read a plugin folder; symlinks are never followed and bad files become problems."""
     listing = list_folder(folder)
@@ -129,7 +129,7 @@ def parse_plugin(
     # the manifest even where one exists (as Claude Code reads it).
     if entry is not None and (not manifests or entry.get("strict") is False):
         text = json.dumps(entry, indent=2)
-        path, line = _entry_place(folder, entry)
+        path, line = entry_at or (MARKETPLACE, 1)
         manifests = [Manifest(path, text, MappingProxyType(dict(entry)), entry_line=line)]
     agents = tuple(_part(folder, "agent", rel) for rel in chosen.agents)
     commands = tuple(_part(folder, "command", rel) for rel in chosen.commands)
@@ -140,59 +140,16 @@ def parse_plugin(
 
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
-MARKETPLACE_DEPTH = 32  # folders above a plugin searched for the marketplace that lists it
 
 
-def _entry_place(folder: Path, entry: Mapping[str, Any]) -> tuple[str, int]:
-    """Where a marketplace entry is written: its marketplace.json, from the plugin's folder
-    (the nearest one above it that names the entry, else the nearest one), and the line of
-    the entry's name there."""
-    name = entry.get("name")
-    here = folder.resolve()
-    nearest: str | None = None
-    for base in (here, *here.parents)[:MARKETPLACE_DEPTH]:
-        text = _marketplace_text(base)
-        if text is None:
-            continue
-        rel = Path(os.path.relpath(base / MARKETPLACE, here)).as_posix()
-        for found in _NAME_FIELD.finditer(text):
-            if isinstance(name, str) and _json_string(found.group("value")) == name:
-                return rel, text.count("\n", 0, found.start()) + 1
-        nearest = nearest or rel
-    return nearest or MARKETPLACE, 1
-
-
-# `"name": "…"` anywhere in a marketplace.json (its own name, and each entry's).
-_NAME_FIELD = regexes.compile(r'"name"\s*:\s*(?P<value>"(?:[^"\\\n]|\\.){0,512}")')
-
-
-def _json_string(text: str) -> str | None:
-    try:
-        value = json.loads(text)
-    except ValueError:
+def _misnamed(folder: Path, rel: str) -> str | None:
+    """``rel``'s skill file as it is written when only its letter case differs
+    (`skill.md`): the folder is no skill to a harness, which looks for SKILL.md."""
+    parent = rel.rpartition("/")[0]
+    if kind_within(folder, parent) != "dir":
         return None
-    return value if isinstance(value, str) else None
-
-
-def _marketplace_text(base: Path) -> str | None:
-    """A folder's marketplace.json as text, read as every part is; None when there is none.
-    Read once per version of the file: many entries of one marketplace ask for it."""
-    if kind_within(base, MARKETPLACE) != "file":
-        return None
-    try:
-        info = os.lstat(base / MARKETPLACE)
-    except OSError:
-        return None
-    return _read_marketplace(str(base / MARKETPLACE), info.st_mtime_ns, info.st_size)
-
-
-@functools.lru_cache(maxsize=8)
-def _read_marketplace(path: str, mtime_ns: int, size: int) -> str | None:
-    try:
-        raw = read_file(path, budgets.MARKETPLACE_BYTES)
-    except OSError:
-        return None
-    return raw.decode("utf-8-sig", "replace")
+    found = [n for n in list_one(folder / parent).files if n.lower() == SKILL_FILE.lower()]
+    return f"{parent}/{found[0]}" if found else None
 
 
 @dataclass(frozen=True, repr=False)
@@ -248,6 +205,8 @@ def plugin_files(folder: Path, entry: Mapping[str, Any] | None) -> PluginFiles:
             skills.append(rel)
         elif kind in ("link", "other"):
             passed.append((rel, LINKED if kind == "link" else NOT_REGULAR))
+        elif kind is None and (misnamed := _misnamed(folder, rel)) is not None:
+            passed.append((misnamed, MISNAMED))
         # Nothing there (or a folder): not a skill; a listed path is checked by PE505.
     cap = budgets.PLUGIN_SKILLS
     passed += [(rel, "past the cap of skills per plugin") for rel in skills[cap:]]
@@ -263,6 +222,7 @@ def plugin_files(folder: Path, entry: Mapping[str, Any] | None) -> PluginFiles:
 
 LINKED = "a symlink, not followed"
 NOT_REGULAR = "not a regular file, never opened"
+MISNAMED = "named in other letter case than SKILL.md: harnesses do not load it"
 
 
 def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:

@@ -145,10 +145,12 @@ def score_plugin(
     display: str,
     depth: Depth = Depth.QUICK,
     manifest: Mapping[str, Any] | None = None,
+    entry_at: tuple[str, int] | None = None,
 ) -> PluginResult:
-    """Score a plugin folder; ``manifest`` stands in for a missing plugin.json (marketplace)."""
+    """Score a plugin folder; ``manifest`` stands in for a missing plugin.json (marketplace),
+    written where ``entry_at`` says."""
     check_depth(depth)
-    return score_plugin_document(parse_plugin(folder, manifest), config, display, depth)
+    return score_plugin_document(parse_plugin(folder, manifest, entry_at), config, display, depth)
 
 
 def score_plugin_document(

@@ -24,8 +24,10 @@ class Target:
     folder: Path
     display: str
     kind: Kind = Kind.SKILL
-    # A marketplace.json entry (JSON text) that is, or stands in for, the plugin's manifest.
+    # A marketplace.json entry (JSON text) that is, or stands in for, the plugin's manifest,
+    # and where it is written (marketplace.json from the folder, line).
     entry: str | None = None
+    entry_at: tuple[str, int] | None = None
 
 
 def _display(path: Path) -> str:

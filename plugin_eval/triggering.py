@@ -553,7 +553,11 @@ def analyse(
     # display_width is never under len: measured only for text shorter than 20.
     if not extra and ((len(text) < 20 and display_width(text) < 20) or _vague(text, name)):
         contributions.append(
-            Contribution("description too short or vague to route on (only repeats the name)", 0.10)
+            Contribution(
+                "description too short or vague to route on (it repeats the name, or names no "
+                "situation or thing to match)",
+                0.10,
+            )
         )
         return result(0.10, "unusable")
 

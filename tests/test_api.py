@@ -308,3 +308,25 @@ def test_a_quick_text_score_loads_no_layer_renderer_or_sdk_it_does_not_use() -> 
     }
     assert "plugin_eval.report.text" in loaded
     assert not unused & loaded
+
+
+def test_an_output_file_is_never_written_in_place_of_a_symlink_or_special_file(
+    tmp_path: Path,
+) -> None:
+    """A rename would replace the symlink (leaving its target as it was) or a device:
+    refused, named, before anything is scored."""
+    (tmp_path / "target.json").write_text("keep\n")
+    (tmp_path / "link.json").symlink_to(tmp_path / "target.json")
+    os.mkfifo(tmp_path / "pipe")
+    skill = str(REPO / "corpus/broken-dead-links")  # it has findings to print
+    for spec, why in (
+        (f"json={tmp_path / 'link.json'}", "it is a symlink; give the path of a regular file"),
+        (f"text={tmp_path / 'pipe'}", "it is a FIFO, socket or device, not a regular file"),
+        (f"json={tmp_path}", "it is a folder; give a file name"),
+    ):
+        result = runner.invoke(app, ["score", skill, "-q", "--output-file", spec])
+        assert result.exit_code == 2
+        assert f"--output-file {spec}: cannot be written ({why})" in " ".join(result.stderr.split())
+        assert result.stdout == ""  # refused before scoring: no finding was printed
+    assert (tmp_path / "target.json").read_text() == "keep\n"
+    assert (tmp_path / "link.json").is_symlink()

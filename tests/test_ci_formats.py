@@ -406,3 +406,28 @@ def test_exit_codes_do_not_depend_on_the_format(
 
 def test_rules_command_refuses_the_score_only_formats() -> None:
     assert runner.invoke(app, ["rules", "-o", "sarif"]).exit_code == 2
+
+
+def test_a_path_that_could_not_be_scored_is_named_in_every_ci_format(tmp_path: Path) -> None:
+    """Not only on stderr: a github error, a line of the markdown result, and a SARIF
+    notification (valid against the schema) name it and say why."""
+    missing = str(tmp_path / "no-such-skill")
+    args = ["score", missing, str(REPO / "corpus" / "csv-cleanup")]
+    github_out = runner.invoke(app, [*args, "-o", "github"])
+    assert github_out.exit_code == 1
+    assert (
+        f"::error title=plugin-eval::{missing}: could not be scored: no such file or folder"
+        in github_out.stdout.splitlines()
+    )
+    markdown_out = runner.invoke(app, [*args, "-o", "markdown"]).stdout
+    assert f"- `{missing}`: could not be scored: no such file or folder" in markdown_out
+    log = json.loads(runner.invoke(app, [*args, "-o", "sarif"]).stdout)
+    validate_sarif(log)
+    [invocation] = log["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    assert invocation["toolExecutionNotifications"] == [
+        {
+            "level": "error",
+            "message": {"text": f"{missing}: could not be scored: no such file or folder"},
+        }
+    ]

@@ -348,3 +348,23 @@ def test_compare_fails_a_drop_past_max_drop_only_when_asked() -> None:
     assert dropped.exit_code == 1
     assert "exit 1: B's composite is" in dropped.stderr and "(--max-drop 5)" in dropped.stderr
     assert CliRunner().invoke(app, ["compare", weak, good, "--max-drop", "0"]).exit_code == 0
+
+
+def test_compare_refuses_a_folder_of_several_items(tmp_path: Path) -> None:
+    """Each side is one skill or plugin: a folder of several would be compared by its first."""
+    skill = (
+        "---\nname: {0}\ndescription: Formats CSV reports. Use when exporting tables, "
+        "cleaning column names, or merging CSV files.\n---\n\n# T\n\nSteps.\n"
+    )
+    for name in ("csv-a", "csv-b"):
+        (tmp_path / "skills" / name).mkdir(parents=True)
+        (tmp_path / "skills" / name / "SKILL.md").write_text(skill.format(name))
+    result = CliRunner().invoke(
+        app, ["compare", str(tmp_path / "skills"), str(tmp_path / "skills" / "csv-a")]
+    )
+    assert result.exit_code == 2
+    assert "holds 2 skills and plugins" in " ".join(result.stderr.split())
+    one = CliRunner().invoke(
+        app, ["compare", str(tmp_path / "skills" / "csv-b"), str(tmp_path / "skills" / "csv-a")]
+    )
+    assert one.exit_code == 0

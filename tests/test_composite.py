@@ -137,3 +137,19 @@ def test_rubric_labels(score: float, label: str) -> None:
 
 def test_confidence_label_names_the_depth(make_skill: MakeSkill) -> None:
     assert _json(str(make_skill(SKILL)))["composite"]["confidence_label"] == "Estimated"
+
+
+@pytest.mark.parametrize(
+    ("score", "shown", "grade"),
+    [(0.6967, "69", "D+"), (0.70, "70", "C-"), (0.8999, "89", "B+"), (0.9, "90", "A-")],
+)
+def test_a_dimension_is_shown_in_the_band_its_grade_comes_from(
+    score: float, shown: str, grade: str
+) -> None:
+    """Rounded, 0.6967 would read 70 beside a D+ (from 69.67) while 0.70 reads 70 beside a C-:
+    shown rounded down, the number and the grade always agree."""
+    from plugin_eval.scoring.composite import grade as grade_of
+    from plugin_eval.scoring.composite import whole
+
+    assert (whole(score), grade_of(score * 100)) == (shown, grade)
+    assert grade_of(float(whole(score))) == grade

@@ -237,18 +237,87 @@ def test_a_skill_in_a_plugin_that_the_plugin_does_not_load_is_scored_on_its_own(
     ]
 
 
-def test_a_skill_file_in_other_letter_case_is_named_in_a_note(tmp_path: Path) -> None:
-    """`skill.md` is not loaded by harnesses: said with the path, never passed over silently."""
+def test_a_skill_file_in_other_letter_case_is_named_never_passed_over(tmp_path: Path) -> None:
+    """`skill.md` is not loaded by harnesses: in a plugin, an error finding (PE012) with the
+    fix; in a folder searched, a note; given as the skill, a usage error that says why."""
+    from plugin_eval.config import Config
+    from plugin_eval.plugin_score import score_plugin
+
     root = tmp_path / "csv-tools"
     write_files(root, {**good_plugin(), "skills/csv-lower/skill.md": skill("csv-lower")})
-    assert discover(root).notes == [
-        "skills/csv-lower/skill.md: not scored; a skill's file is named SKILL.md, in capitals, "
+    [finding] = [f for f in score_plugin(root, Config(), "csv-tools").findings if f.code == "PE012"]
+    assert (finding.path, finding.fix) == (
+        "csv-tools/skills/csv-lower/skill.md",
+        "Rename each file SKILL.md, in capitals.",
+    )
+    loose = tmp_path / "loose"
+    write_files(loose, {"csv-lower/skill.md": skill("csv-lower")})
+    assert discover(loose).notes == [
+        "csv-lower/skill.md: not scored; a skill's file is named SKILL.md, in capitals, "
         "or harnesses do not load it"
     ]
-    alone = tmp_path / "csv-lower"
-    write_files(alone, {"skill.md": skill("csv-lower")})
+    alone = loose / "csv-lower"
     result = runner.invoke(app, ["score", str(alone)])
     assert result.exit_code == 2
     assert f"{alone.as_posix()}/skill.md: not scored; a skill's file is named SKILL.md" in (
         " ".join(result.stderr.split())
     )
+
+
+def test_a_plugins_own_parts_are_never_listed_as_passed_over(tmp_path: Path) -> None:
+    """A .gitignore that names `skills/` leaves a plugin's skills scored with it, so
+    --show-files must not say they are skipped."""
+    root = tmp_path / "repo"
+    write_files(root / "plugins" / "csv-tools", good_plugin())
+    (root / ".gitignore").write_text("skills/\n")
+    listed = runner.invoke(app, ["score", str(root), "--show-files"])
+    assert listed.stdout.splitlines() == [f"score  {root.as_posix()}/plugins/csv-tools  (plugin)"]
+    scored = runner.invoke(app, ["score", str(root), "-o", "json"])
+    [report] = json.loads(scored.stdout)["reports"]
+    assert [s["name"] for s in report["skills"]] == ["csv-clean"]
+
+
+def test_a_gitignore_line_git_never_matches_is_left_out_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line ending in a lone backslash matches nothing in git; here too, and the other
+    lines of the file still hold. A bad --exclude is a usage error; a huge file is cut."""
+    from plugin_eval import budgets
+
+    root = tmp_path / "repo"
+    write_files(root, {"keep/SKILL.md": skill("keep"), "drop/SKILL.md": skill("drop")})
+    (root / ".gitignore").write_text("oops\\\ndrop/\n")
+    assert [i.rel for i in discover(root).items] == ["keep"]
+    bad = runner.invoke(app, ["score", str(root), "--exclude", "\\"])
+    assert bad.exit_code == 2
+    assert "--exclude: '\\' is not a gitignore-style pattern" in bad.stderr
+    monkeypatch.setattr(budgets, "GITIGNORE_BYTES", 4)
+    found = discover(root)
+    assert found.notes == [".gitignore: larger than 4 bytes; the rest is not read"]
+    assert [i.rel for i in found.items] == ["drop", "keep"]
+
+
+def test_compare_against_refuses_a_folder_too_large_before_reading_a_blob(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blob sizes come from `git ls-tree -l`: a folder over the cap is refused before any
+    blob is read into memory."""
+    from plugin_eval import compare
+
+    repo = tmp_path / "repo"
+    write_files(repo, {"s/SKILL.md": skill("s"), "s/data.bin": "x" * 5000})
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "x")
+    monkeypatch.setattr(compare, "MAX_GIT_BYTES", 4096)
+    read: list[tuple[str, ...]] = []
+    real = compare._git
+
+    def spy(cwd: Path, *args: str) -> bytes:
+        read.append(args)
+        return real(cwd, *args)
+
+    monkeypatch.setattr(compare, "_git", spy)
+    with pytest.raises(compare.GitError, match="is larger than 0 MiB at HEAD"):
+        compare.checkout_copy(repo / "s", "HEAD", tmp_path / "copy")
+    assert not [args for args in read if args[0] in ("cat-file", "show")]

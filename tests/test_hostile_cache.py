@@ -841,3 +841,20 @@ def test_the_sealing_key_is_made_once_per_user_and_kept_private(
         assert cache.sealing_key() == key  # read back, not made again
     finally:
         cache.sealing_key.cache_clear()
+
+
+def test_two_trees_scored_into_one_cache_never_share_an_entry(tmp_path: Path) -> None:
+    """Same relative ids, same files, other places: B's skill links out of its folder to a
+    file only A has, so B must get its own dead link, not A's cached clean report."""
+    skill = SKILL.format(name="s000", n=0, body="See [notes](../notes.md).")
+    for side in ("A", "B"):
+        (tmp_path / side / "s000").mkdir(parents=True)
+        (tmp_path / side / "s000" / "SKILL.md").write_text(skill)
+    (tmp_path / "A" / "notes.md").write_text("# Notes\n")
+    cache = tmp_path / "cache"
+    assert _report(tmp_path / "A", tmp_path / "a", cache).returncode == 0
+    cached = _report(tmp_path / "B", tmp_path / "b", cache)
+    assert "0 hits, 1 misses" in cached.stderr
+    fresh = cli("report", tmp_path / "B", "--out", tmp_path / "c", "--no-cache")
+    assert fresh.returncode == cached.returncode
+    assert _summary_rows(tmp_path / "b") == _summary_rows(tmp_path / "c")

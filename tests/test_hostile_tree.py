@@ -216,7 +216,8 @@ def test_items_whose_file_names_would_clash_each_keep_their_own_report(tmp_path:
     assert len({s.casefold() for s in slugs}) == len(slugs) == 6
     assert "c" in slugs  # a name that clashes with none stays as it was
     assert found.notes == [
-        ".claude-plugin/marketplace.json: plugin 'dup' is listed twice, word for word; scored once"
+        ".claude-plugin/marketplace.json: 1 plugin(s) listed again, word for word, and scored "
+        "once: 'dup'"
     ]
     out = tmp_path / "out"
     rows, _ = run_report(root, out, Config(), 1, None, "2026-01-01T00:00:00Z")
@@ -229,3 +230,58 @@ def test_items_whose_file_names_would_clash_each_keep_their_own_report(tmp_path:
         for i in found.items
         if i.kind.value == "skill"
     } == {"a/b", "a--b", "A", "a", "c"}
+
+
+def test_half_a_surrogate_pair_in_json_is_a_replacement_character_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    """`"\\ud800"` decodes to text no output can encode: in a plugin.json, a marketplace
+    entry or an eval file it becomes U+FFFD, and every output of every item is written."""
+    from typer.testing import CliRunner
+
+    from plugin_eval.cli import app
+    from plugin_eval.json_input import parse
+
+    assert parse('{"name": "a\\ud800b", "x": ["\\udfff"], "ok": "\\ud83d\\ude00"}') == {
+        "name": "a\ufffdb",
+        "x": ["\ufffd"],
+        "ok": "\U0001f600",
+    }
+    skill = "---\nname: s\ndescription: Formats CSV reports. Use when exporting tables.\n---\n# T\n"
+    root = tmp_path / "root"
+    write_files(
+        root,
+        {
+            "p/.claude-plugin/plugin.json": '{"name": "\\ud800"}',
+            "p/skills/s/SKILL.md": skill,
+            "ok/SKILL.md": skill,
+            ".claude-plugin/marketplace.json": '{"plugins": [{"name": "\\udfff", "source": "./q"}]}',
+            "q/skills/t/SKILL.md": skill,
+        },
+    )
+    runner = CliRunner()
+    for output in ("json", "sarif", "github", "markdown", "html"):
+        result = runner.invoke(app, ["score", str(root), "-o", output, "--fail-on", "none"])
+        assert result.exit_code == 0 and result.exception is None, (output, result.output)
+    out = tmp_path / "out"
+    done = runner.invoke(app, ["report", str(root), "--out", str(out), "--sarif", "--html"])
+    assert done.exception is None
+    rows = json.loads((out / "summary.json").read_text())["rows"]
+    assert sorted(r["path"] for r in rows) == ["ok", "p", "q"]
+    assert not any(r.get("errored") for r in rows)
+
+
+def test_a_symlinked_manifest_makes_no_plugin_and_is_said(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"name": "from-outside", "version": "1.0.0"}')
+    root = tmp_path / "root"
+    skill = "---\nname: s\ndescription: Formats CSV reports. Use when exporting tables.\n---\n# T\n"
+    write_files(root, {"q/skills/s/SKILL.md": skill})
+    (root / "q" / ".claude-plugin").mkdir()
+    (root / "q" / ".claude-plugin" / "plugin.json").symlink_to(outside)
+    found = discover(root)
+    assert [(i.kind.value, i.rel) for i in found.items] == [("skill", "q/skills/s")]
+    assert found.notes == [
+        "q/.claude-plugin/plugin.json: a symlink or special file, not followed; the folder is "
+        "not read as a plugin by it"
+    ]

@@ -64,3 +64,26 @@ def test_an_unreadable_subfolder_is_named(tmp_path: Path) -> None:
     finally:
         locked.chmod(0o755)
     assert "could not be read (references/locked)" in result.findings[0].message
+
+
+def test_a_manifest_path_past_the_listing_cap_is_looked_up_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plugin of more files than the cap still has its manifest's paths: PE505 reports
+    only the one that is not there."""
+    from plugin_eval.plugin_score import score_plugin
+    from plugin_eval.rules.plugin_base import good_plugin
+    from tests.conftest import write_files
+
+    monkeypatch.setattr(budgets, "LISTED_FILES", 5)
+    manifest = '{"name": "csv-tools", "version": "1.0.0", "description": "CSV helpers.",\n'
+    manifest += ' "hooks": "./zz/hooks.json", "commands": ["./zz/gone.md"]}\n'
+    files = {**good_plugin(), ".claude-plugin/plugin.json": manifest, "zz/hooks.json": "{}"}
+    files |= {f"data/f{i}.csv": "a\n" for i in range(20)}
+    write_files(tmp_path / "csv-tools", files)
+    found = [
+        f.message
+        for f in score_plugin(tmp_path / "csv-tools", Config(), "x").findings
+        if f.code == "PE505"
+    ]
+    assert found == ["'commands' path './zz/gone.md' does not exist"]

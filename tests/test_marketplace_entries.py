@@ -227,3 +227,30 @@ def test_findings_on_an_entry_point_at_its_line_in_marketplace_json(tmp_path: Pa
     where = f"file={tmp_path.as_posix()}/.claude-plugin/marketplace.json,line=5,"
     assert lines and all(where in ln for ln in lines), lines
     assert "the marketplace entry 'csv-tools' has no 'version'" in result.stdout
+
+
+def test_entries_are_found_at_their_own_line_and_two_of_one_name_stay_apart(
+    tmp_path: Path,
+) -> None:
+    """The owner's "name" is not the entry's; an entry with no name and one named after the
+    folder share a folder and a label, and are still two rows."""
+    from plugin_eval.discovery import _entry_lines
+
+    text = (
+        '{"name": "m", "owner": {"name": "csv-tools"},\n "plugins": [\n'
+        '  {"name": "csv-tools",\n   "source": "./p"},\n  {"name": "", "source": "./p"},\n'
+        '  {"name": "p", "source": "./p"}\n ]}\n'
+    )
+    assert _entry_lines(text) == [3, 5, 6]
+    assert _entry_lines("[1, 2]") == [] and _entry_lines('{"plugins": [1, ') == [1]
+    write_files(
+        tmp_path,
+        {".claude-plugin/marketplace.json": text, "p/skills/s/SKILL.md": SKILL.format(name="s")},
+    )
+    found = discover(tmp_path)
+    assert [(i.id, i.entry_at) for i in found.items] == [
+        ("p/@csv-tools", ("../.claude-plugin/marketplace.json", 3)),
+        ("p/@p", ("../.claude-plugin/marketplace.json", 5)),
+        ("p/@p~2", ("../.claude-plugin/marketplace.json", 6)),
+    ]
+    assert len({i.slug for i in found.items}) == 3

@@ -267,7 +267,7 @@ def test_a_failing_item_names_its_weak_dimensions_and_their_fixes() -> None:
     block = _block(result.stdout.rstrip("\n").split("\n"))
     assert block[3] == (
         "- 问题1: triggering_accuracy 10/100 (Failing): static 0.10: description too short or "
-        "vague to route on (only repeats the name) (+0.10)"
+        "vague to route on (it repeats the name, or names no situation or thing to match) (+0.10)"
     )
     assert "- 问题4: anti-pattern penalty ×0.95: EMPTY_DESCRIPTION" in block
     assert any("PE101 EMPTY_DESCRIPTION at corpus/log-triage/SKILL.md:3:1" in x for x in block)

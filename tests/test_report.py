@@ -409,3 +409,21 @@ def test_sarif_and_html_are_the_same_cold_and_from_the_cache(tmp_path: Path) -> 
         for r in json.loads(cold)["runs"][0]["results"]
     ]
     assert uris == sorted(uris) and len(uris) == 2
+
+
+def test_a_score_read_back_from_disk_is_one_a_report_could_hold() -> None:
+    """--previous and --history files are JSON anyone can write: a mean of 1e308 is no
+    score, and is drawn nowhere."""
+    from plugin_eval.report.summary import _score
+
+    assert [_score(v) for v in (0, 57.5, 100, 100.01, -1, 1e308, "50", True, float("nan"))] == [
+        0.0,
+        57.5,
+        100.0,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    ]

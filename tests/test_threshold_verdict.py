@@ -13,7 +13,7 @@ from tests.conftest import REPO
 
 runner = CliRunner()
 ITEMS = ["corpus/csv-cleanup", "corpus/log-triage"]  # 96.0 and 50.1
-MESSAGE = "log-triage: composite 50.1 is below the threshold 60"
+MESSAGE = "log-triage: composite 50.08 is below the threshold 60"
 
 
 @pytest.fixture(autouse=True)
@@ -125,3 +125,10 @@ def test_json_of_a_passing_run_with_a_threshold_says_it_passed() -> None:
     assert result.exit_code == 0
     verdict = json.loads(result.stdout)["verdict"]
     assert (verdict["passed"], verdict["reasons"], verdict["below_threshold"]) == (True, [], [])
+
+
+def test_a_composite_just_under_the_threshold_never_reads_as_meeting_it() -> None:
+    """50.08 under a threshold of 50.1 is written 50.08, not 50.1."""
+    code, out = _run("text", "--threshold", "50.1")
+    assert code == 1
+    assert "log-triage: composite 50.08 is below the threshold 50.1" in out

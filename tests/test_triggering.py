@@ -318,3 +318,18 @@ def test_a_description_the_table_counted_is_not_its_own_neighbour() -> None:
     assert "('reviewing' 7, 'tuning' 3" in next(
         c.label for c in other.contributions if "published" in c.label
     )
+
+
+def test_a_trigger_phrase_with_no_situation_is_said_as_such(make_skill: MakeSkill) -> None:
+    """'Use when x.' has the words of a trigger and nothing to match: PE102 says so, and its
+    fix starts from what the author wrote."""
+    skill = "---\nname: date-fmt\ndescription: Does a thing. Use when x.\n---\n\n# D\n"
+    [finding] = [f for f in score(make_skill(skill)).findings if f.code == "PE102"]
+    assert (finding.line, finding.column) == (3, 1)
+    assert finding.message == (
+        "description says 'Use when …' but names no situation a router could match a request "
+        "against"
+    )
+    assert finding.fix == (
+        "After 'Use when', name three or more concrete situations, separated by commas."
+    )

@@ -25,6 +25,7 @@ from plugin_eval.report.neutral import (
     markdown_text,
     visible,
 )
+from plugin_eval.scoring.composite import whole
 
 SCHEMA_VERSION = "1"
 NOT_CERTIFIED = "NOT CERTIFIED"
@@ -185,7 +186,7 @@ def _fields(cert: Certificate) -> list[tuple[str, str]]:
 
 
 def _score(d: CertifiedDimension) -> str:
-    return "—" if d.score is None else f"{d.score * 100:.0f}"
+    return "—" if d.score is None else whole(d.score)
 
 
 def render_text(cert: Certificate) -> str:

@@ -45,5 +45,12 @@ def render(reports: Sequence[Scored], threshold: float | None = None) -> str:
 
 
 def render_batch(batch: Batch, options: RenderOptions) -> str:
-    """Every report of the batch."""
-    return render(batch.reports, options.verdict.threshold)
+    """Every report of the batch, then an error for each path that could not be scored (it
+    has no file to annotate: the run's own error, named)."""
+    failed = [
+        f"::error title=plugin-eval::{workflow_data(f'{f.path}: could not be scored: {f.error}')}"
+        for f in batch.failures
+    ]
+    return render(batch.reports, options.verdict.threshold) + "".join(
+        f"{line}\n" for line in failed
+    )

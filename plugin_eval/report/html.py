@@ -32,6 +32,7 @@ from plugin_eval.report.scored import (
     result_block,
 )
 from plugin_eval.scoring.composite import label as rubric_label
+from plugin_eval.scoring.composite import whole
 
 if TYPE_CHECKING:
     from plugin_eval.report.summary import Run
@@ -420,7 +421,7 @@ def _heatmap(ranked: Sequence[Scored], anchors: Mapping[str, str]) -> list[str]:
             if value is None:
                 cells.append('<td class="cell nm">n/m</td>')
             else:
-                cells.append(f'<td class="cell {band(value * 100)}">{value * 100:.0f}</td>')
+                cells.append(f'<td class="cell {band(value * 100)}">{whole(value)}</td>')
         c = r.composite
         rows.append(
             f'<tr><td><a href="#{anchors[r.path]}">{esc(r.name)}</a></td>'
@@ -793,7 +794,7 @@ def _dimensions(dims: Sequence[Dimension]) -> list[str]:
         tone = band(pct)
         rows.append(
             f'<tr><td>{esc(d.name)}</td><td class="num">{d.weight:.2f}</td>'
-            f'<td class="num {tone}">{pct:.0f}</td><td class="{tone}">{esc(d.grade or "")}</td>'
+            f'<td class="num {tone}">{whole(d.score)}</td><td class="{tone}">{esc(d.grade or "")}</td>'
             f'<td class="{tone}">{esc(d.label or "")}</td>'
             f"<td>{esc(', '.join(d.measured_by))}</td></tr>"
         )

@@ -13,6 +13,7 @@ from plugin_eval.report.neutral import markdown_code, markdown_text
 from plugin_eval.report.scored import below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
+from plugin_eval.scoring.composite import whole
 
 
 def render(report: Report, explain: bool = False) -> str:
@@ -32,9 +33,7 @@ def render(report: Report, explain: bool = False) -> str:
         if d.score is None:
             out.append(f"| {d.name} | {d.weight:.2f} | — | | unmeasured |")
         else:
-            out.append(
-                f"| {d.name} | {d.weight:.2f} | {d.score * 100:.0f} | {d.grade} | {d.label} |"
-            )
+            out.append(f"| {d.name} | {d.weight:.2f} | {whole(d.score)} | {d.grade} | {d.label} |")
     out.append("")
     if c.weak_dimensions:
         out.append(f"Weak: {', '.join(c.weak_dimensions)}.")
@@ -204,6 +203,11 @@ def render_batch(batch: Batch, options: RenderOptions) -> str:
     lines += [
         f"- {markdown_code(f.path, table=False)}: {markdown_text(f.message, table=False)}"
         for _, f in failing
+    ]
+    lines += [
+        f"- {markdown_code(f.path, table=False)}: could not be scored: "
+        f"{markdown_text(f.error, table=False)}"
+        for f in batch.failures
     ]
     lines += [
         f"- {markdown_text(reason, table=False)}" for reason in verdict.reasons(items_listed=True)

@@ -13,7 +13,7 @@ from urllib.parse import quote
 from plugin_eval import __version__
 from plugin_eval.findings import Severity
 from plugin_eval.report.formats import RenderOptions
-from plugin_eval.report.model import Batch, FindingOut
+from plugin_eval.report.model import Batch, Failure, FindingOut
 from plugin_eval.report.neutral import json_text
 from plugin_eval.report.scored import Scored, below_threshold
 from plugin_eval.rules import ALL_RULES, lookup
@@ -52,9 +52,10 @@ def render(
     reports: Sequence[Scored],
     rules: Iterable[RuleInfo] = ALL_RULES,
     threshold: float | None = None,
+    failures: Sequence[Failure] = (),
 ) -> str:
     """The SARIF log as JSON text: the same reports give the same bytes."""
-    log = sarif_log(reports, rules, threshold)
+    log = sarif_log(reports, rules, threshold, failures)
     return json_text(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
 
 
@@ -62,8 +63,10 @@ def sarif_log(
     reports: Sequence[Scored],
     rules: Iterable[RuleInfo] = ALL_RULES,
     threshold: float | None = None,
+    failures: Sequence[Failure] = (),
 ) -> dict[str, Any]:
-    """One run listing `rules`, then the rule of any other finding, and one result per finding."""
+    """One run listing `rules`, then the rule of any other finding, and one result per finding;
+    a path that could not be scored is an error notification of the run's invocation."""
     descriptors = [_descriptor(rule) for rule in rules]
     index = {d["id"]: i for i, d in enumerate(descriptors)}
     # Every finding's rule gets a descriptor, so ruleIndex holds: from the registry when the
@@ -98,6 +101,18 @@ def sarif_log(
                     SRCROOT: {"description": {"text": "The folder plugin-eval was run from."}}
                 },
                 "columnKind": "unicodeCodePoints",
+                "invocations": [
+                    {
+                        "executionSuccessful": not failures,
+                        "toolExecutionNotifications": [
+                            {
+                                "level": "error",
+                                "message": {"text": f"{f.path}: could not be scored: {f.error}"},
+                            }
+                            for f in failures
+                        ],
+                    }
+                ],
                 "results": results,
                 "properties": {"scores": [_score(r) for r in reports]},
             }
@@ -187,5 +202,6 @@ def _sentence(text: str) -> str:
 
 
 def render_batch(batch: Batch, options: RenderOptions) -> str:
-    """Every report of the batch, and a failing result for each item under the threshold."""
-    return render(batch.reports, threshold=options.verdict.threshold)
+    """Every report of the batch, a failing result for each item under the threshold, and
+    an error notification for each path that could not be scored."""
+    return render(batch.reports, threshold=options.verdict.threshold, failures=batch.failures)

@@ -65,7 +65,7 @@ def below_threshold(
                 code=rule.code,
                 flag=rule.flag,
                 severity=rule.severity.value,
-                message=f"{r.name}: composite {r.composite.score:.1f} is below the threshold "
+                message=f"{r.name}: composite {r.composite.score:.2f} is below the threshold "
                 f"{threshold:g}",
                 fix=rule.fix,
                 path=main_file(r),

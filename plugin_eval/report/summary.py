@@ -22,6 +22,7 @@ from plugin_eval.json_input import parse as parse_json
 from plugin_eval.output_files import replacing, write_text
 from plugin_eval.report.model import SummaryRow
 from plugin_eval.report.neutral import markdown_code, markdown_text
+from plugin_eval.scoring.composite import whole
 from plugin_eval.vocabulary import Kind
 from plugin_eval.walk import read_file
 
@@ -205,14 +206,15 @@ def trend(earlier: Iterable[Run], current: Run) -> list[Run]:
 
 
 def _score(value: object) -> float | None:
-    """A finite number, or None (JSON from disk may hold a string, true, NaN or 1e999)."""
+    """A score out of 100, or None (JSON from disk may hold a string, true, NaN, 1e999 or a
+    number no score can be)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     try:
         number = float(value)
     except OverflowError:
         return None
-    return number if math.isfinite(number) else None
+    return number if math.isfinite(number) and 0 <= number <= 100 else None
 
 
 @dataclass
@@ -388,7 +390,7 @@ def write_summary(
 
 
 def _weakest(row: SummaryRow) -> str:
-    return ", ".join(f"{d.name} {(d.score or 0.0) * 100:.0f}" for d in row.weakest_dimensions)
+    return ", ".join(f"{d.name} {whole(d.score or 0.0)}" for d in row.weakest_dimensions)
 
 
 def _flags(row: SummaryRow) -> str:

@@ -30,6 +30,7 @@ from plugin_eval.report.neutral import command_free, terminal, visible
 from plugin_eval.report.scored import badge_text, below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
+from plugin_eval.scoring.composite import whole
 from plugin_eval.textsearch import one_line
 from plugin_eval.vocabulary import Kind
 
@@ -221,7 +222,7 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
                 (
                     (d.name, d.name),
                     (f"{d.weight:.2f}", f"{d.weight:.2f}"),
-                    (f"[{_score_style(pct)}]{pct:.0f}[/]", f"{pct:.0f}"),
+                    (f"[{_score_style(pct)}]{whole(d.score)}[/]", whole(d.score)),
                     (d.grade or "", d.grade or ""),
                     (d.label or "", d.label or ""),
                 )
@@ -286,7 +287,7 @@ def render_summary(console: Console, reports: list[Report]) -> None:
     if all(cell_len(p) <= room for p in paths):
         console.print(_summary_table(ranked, [terminal(p) for p in paths], flags))
     else:
-        console.print(f"{len(reports)} skills")
+        console.print(_counted_items(ranked))
         for r, flagged in zip(ranked, flags, strict=True):
             c = r.composite
             console.print(Hanging(terminal(shortened(visible(r.path), console.width)), 0))
@@ -301,14 +302,28 @@ def render_summary(console: Console, reports: list[Report]) -> None:
     console.print(f"mean score {mean:.1f}")
 
 
+def _counted_items(reports: list[Report]) -> str:
+    """`3 skills`, or `3 items (1 plugin, 2 skills)` when plugins are among them."""
+    plugins = sum(r.kind == "plugin" for r in reports)
+    if not plugins:
+        return f"{len(reports)} skills"
+    skills = len(reports) - plugins
+    plural = {True: "s", False: ""}
+    return (
+        f"{len(reports)} items ({plugins} plugin{plural[plugins != 1]}, "
+        f"{skills} skill{plural[skills != 1]})"
+    )
+
+
 def _summary_table(ranked: list[Report], paths: list[str], flags: list[str]) -> Table:
     """Only the flags wrap (between flags); the paths come shortened as needed."""
     from rich.table import Table
 
     table = Table(
-        title=f"{len(ranked)} skills", title_justify="left", box=None, padding=(0, 2, 0, 0)
+        title=_counted_items(ranked), title_justify="left", box=None, padding=(0, 2, 0, 0)
     )
-    for col in ("skill", "score", "badge", "grade", "errors", "warnings", "flags"):
+    first = "skill" if all(r.kind != "plugin" for r in ranked) else "item"
+    for col in (first, "score", "badge", "grade", "errors", "warnings", "flags"):
         right = col in ("score", "errors", "warnings")
         table.add_column(col, justify="right" if right else "left", no_wrap=col != "flags")
     for r, path, flagged in zip(ranked, paths, flags, strict=True):

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import MISNAMED
 from plugin_eval.rules.base import EngineRule, Example, Setting
 from plugin_eval.rules.plugin_base import good_plugin
 
@@ -26,6 +27,7 @@ class NotScoredRule(EngineRule):
             yield self.finding(
                 f"{len(paths):,} part file(s) not scored ({reason}): {shown}",
                 path=paths[0],
+                fix="Rename each file SKILL.md, in capitals." if reason == MISNAMED else None,
             )
 
 
@@ -36,8 +38,8 @@ RULE = NotScoredRule(
     severity=Severity.ERROR,
     summary="Every agent, command and skill of a plugin is scored. Reported by plugin scoring, "
     "one finding per reason, when a part file was found and not read: a symlink (never "
-    "followed), a FIFO, socket or device (never opened), or a skill past the cap of skills "
-    "per plugin.",
+    "followed), a FIFO, socket or device (never opened), a skill file named in other letter "
+    "case than SKILL.md (`skill.md`), or a skill past the cap of skills per plugin.",
     why="A plugin whose parts were not all read must not pass on the parts that were: its "
     "score describes less than the plugin, so the run fails at the default --fail-on error.",
     fix="Make each agent, command and SKILL.md a regular file inside the plugin (copy rather "

@@ -10,7 +10,8 @@ from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
-from plugin_eval.triggering import display_width
+from plugin_eval.textsearch import one_line
+from plugin_eval.triggering import TRIGGER, display_width
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -24,6 +25,18 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if facts.trigger.has_trigger:
         return
     line, column = field_location(doc, "description")
+    phrase = TRIGGER.search(stripped)
+    if phrase is not None:  # the words are there, with no situation after them
+        said = stripped[phrase.start() : phrase.end()].strip()
+        yield RULE.finding(
+            f"description says '{one_line(said, 40)} …' but names no situation a router "
+            "could match a request against",
+            line,
+            column,
+            fix=f"After '{one_line(said, 40)}', name three or more concrete situations, "
+            "separated by commas.",
+        )
+        return
     yield RULE.finding(
         "description never says when to use the skill (no 'Use when …', 'Use for …', "
         "'Triggers on …' or when_to_use)",

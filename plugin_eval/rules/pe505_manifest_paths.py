@@ -11,6 +11,7 @@ from plugin_eval.plugin import PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
+from plugin_eval.walk import kind_within
 
 PATH_KEYS = ("commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers")
 
@@ -37,6 +38,8 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                     problem = "leaves the plugin folder"
                 elif path in files or plugin.listing.has_dir(path) or path == ".":
                     continue
+                elif not plugin.listing.complete and kind_within(plugin.folder, path):
+                    continue  # past the listing's cap: looked up on disk, never opened
                 else:
                     problem = "does not exist"
                 yield RULE.finding(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -105,6 +106,12 @@ def grade(score: float) -> str:
 
 def label(score: float) -> str:
     return next((name for floor, name in LABELS if score >= floor), "Failing")
+
+
+def whole(score: float) -> str:
+    """A 0–1 score as a whole number out of 100, rounded down: 0.6967 is 69, never the 70 its
+    grade and label (from the unrounded 69.67) would contradict."""
+    return str(math.floor(score * 100 + 1e-9))
 
 
 @dataclass(frozen=True, repr=False)
