@@ -52,6 +52,16 @@ class Suppression:
         return False
 
 
+# A word that can be meant as a code: `PE` and a digit, then letters or digits (`PE2O1`, a
+# code mistyped, still counts, and is reported), or a flag, or a word in capitals with an
+# underscore. Any other word ("because it is a draft") ends the codes.
+CODE_LIKE = regexes.compile(r"(?i:pe[0-9][0-9a-z]*)|[A-Z0-9]+(?:_[A-Z0-9]+)+")
+
+
+def _code_like(word: str) -> bool:
+    return CODE_LIKE.fullmatch(word) is not None or word.upper() in BY_FLAG
+
+
 def _parse(text: str, line: int, offset: int, covers: frozenset[int]) -> Suppression | None:
     """The suppression in ``text`` (one source line from column ``offset``), if any."""
     directive = DIRECTIVE.search(text)
@@ -59,7 +69,7 @@ def _parse(text: str, line: int, offset: int, covers: frozenset[int]) -> Suppres
         return None
     codes = []
     at = directive.end()
-    while (match := CODE.match(text, at)) is not None:
+    while (match := CODE.match(text, at)) is not None and _code_like(match.group(1)):
         codes.append((match.group(1).upper(), offset + match.start(1) + 1))
         at = match.end()
     return Suppression(line, offset + directive.start() + 1, covers, tuple(codes))

@@ -96,3 +96,18 @@ def test_a_skill_md_comment_never_hides_a_finding_in_another_file(make_skill: Ma
     assert result.suppressed == 0
     # Turned off by the configuration instead.
     assert "PE212" not in {f.code for f in _score(folder, Config(ignore=["PE212"])).findings}
+
+
+def test_a_reason_after_the_codes_ends_them(make_skill: MakeSkill) -> None:
+    """Words that cannot be codes end the list, so a reason may follow it; a mistyped code
+    (`PE2O1`, with a letter O) is still read as one, and reported."""
+    body = (
+        "---\n\n# S\n\n"
+        "<!-- plugin-eval: ignore PE201 because the file is written at release time -->\n"  # 8
+        "See [a](references/a.md).\n\n"
+        "<!-- plugin-eval: ignore PE2O1 draft -->\n"  # 11
+        "See [b](references/b.md).\n"
+    )
+    result = _score(make_skill(HEAD + body))
+    assert _found(result) == [("PE008", 11, 26), ("PE201", 12, 5)]
+    assert result.suppressed == 1
