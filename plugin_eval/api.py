@@ -67,6 +67,10 @@ class UsageError(Exception):
     folder that holds no report)."""
 
 
+class NewSinceRevision(UsageError):
+    """`compare --against REV`: the path is not in REV, so there is nothing to compare."""
+
+
 def configure(
     paths: Sequence[Path | str] = (),
     config_file: Path | None = None,
@@ -240,7 +244,7 @@ def _search(
         more = f" and {len(found.skipped) - 5} more" if len(found.skipped) > 5 else ""
         notes.append(
             f"skipped {shown}: no skill (a folder with SKILL.md) or plugin (with "
-            f".claude-plugin/plugin.json) under it"
+            f".claude-plugin/plugin.json or .codex-plugin/plugin.json) under it"
             + (f"; passed over {passed}{more}" if passed else "")
         )
     return targets, notes
@@ -431,6 +435,8 @@ def compare_paths(
             else:
                 assert b is not None
                 first, second = _one_target(a, None), _one_target(b, None)
+        except cmp.NewSinceRevision as err:
+            raise NewSinceRevision(f"--against {against}: {err}") from None
         except cmp.GitError as err:
             raise UsageError(f"--against {against}: {err}") from None
         return cmp.comparison(

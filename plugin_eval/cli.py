@@ -546,6 +546,12 @@ def compare_command(
     try:
         config = api.configure([a], config_file, isolated=isolated)
         data = api.compare_paths(a, b, against, config)
+    except api.NewSinceRevision as err:
+        if max_drop is None:
+            raise _usage(str(err)) from None
+        # A guard on a change that adds the skill: nothing dropped, so nothing fails.
+        _err().print(f"[yellow]note:[/] {terminal(str(err))}: new, so nothing can have dropped")
+        raise typer.Exit(api.EXIT_OK) from None
     except api.UsageError as err:
         raise _usage(str(err)) from None
     _emit(data, "comparison", output, files)

@@ -17,6 +17,10 @@ class GitError(Exception):
     """The revision or path cannot be read from git: a usage error."""
 
 
+class NewSinceRevision(GitError):
+    """The path is not in the revision: it was added since."""
+
+
 @dataclass(frozen=True, repr=False)
 class Row:
     name: str
@@ -112,7 +116,7 @@ def checkout_copy(path: Path, revision: str, into: Path) -> tuple[Path, str]:
     listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", revision, "--", rel or ".")
     entries = [e for e in listing.decode("utf-8", "surrogateescape").split("\0") if e]
     if not entries:
-        raise GitError(f"{rel or '.'} does not exist at {revision}")
+        raise NewSinceRevision(f"{rel or '.'} does not exist at {revision}")
     if len(entries) > MAX_GIT_FILES:
         raise GitError(f"{rel} has more than {MAX_GIT_FILES} files at {revision}")
     blobs: list[tuple[str, PurePosixPath]] = []

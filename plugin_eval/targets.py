@@ -71,5 +71,5 @@ def resolve(path: Path) -> tuple[list[Target], list[str]]:
         return [Target(path, _display(path), Kind.PLUGIN)], []
     raise TargetError(
         f"{path}: not a skill folder (no {SKILL_FILE}) or a plugin folder "
-        "(no .claude-plugin/plugin.json)"
+        "(no .claude-plugin/plugin.json or .codex-plugin/plugin.json)"
     )

@@ -321,3 +321,23 @@ def test_compare_against_refuses_a_folder_too_large_before_reading_a_blob(
     with pytest.raises(compare.GitError, match="is larger than 0 MiB at HEAD"):
         compare.checkout_copy(repo / "s", "HEAD", tmp_path / "copy")
     assert not [args for args in read if args[0] in ("cat-file", "show")]
+
+
+def test_a_guard_on_a_change_that_adds_a_skill_passes(tmp_path: Path) -> None:
+    """`compare PATH --against REV --max-drop 0` in CI: a skill new since REV has dropped
+    nothing (exit 0, with a note); without --max-drop it is still a usage error."""
+    repo = tmp_path / "repo"
+    write_files(repo, {"old/SKILL.md": skill("old")})
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "x")
+    write_files(repo, {"new/SKILL.md": skill("new")})
+    guarded = runner.invoke(
+        app, ["compare", str(repo / "new"), "--against", "HEAD", "--max-drop", "0"]
+    )
+    assert guarded.exit_code == 0
+    assert "new does not exist at HEAD: new, so nothing can have dropped" in " ".join(
+        guarded.stderr.split()
+    )
+    plain = runner.invoke(app, ["compare", str(repo / "new"), "--against", "HEAD"])
+    assert plain.exit_code == 2
