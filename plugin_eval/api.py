@@ -274,6 +274,8 @@ def score_paths(
     save = monte_carlo.save_evals if monte_carlo is not None else None
     if save is not None and len(targets) > 1 and not save.is_dir():
         raise UsageError("--save-evals: with several skills, give a folder (one file per skill)")
+    if save is not None and not save.is_dir() and (problem := output_problem(save)) is not None:
+        raise UsageError(f"--save-evals {save}: cannot be written ({problem})")
     stamp = generated_at or now()
     reports: list[Report] = []
     said = set(notes)

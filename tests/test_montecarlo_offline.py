@@ -364,3 +364,16 @@ def test_eval_files_are_read_as_every_file_of_a_skill(tmp_path: Path) -> None:
     (skill / "evals" / "evals.json").write_text("[" + case * 40_000 + "]")
     with pytest.raises(EvalFileError, match=r"cannot be read: larger than 2,097,152 bytes"):
         load_evals(skill, "csv-cleanup")
+
+
+def test_save_evals_never_writes_in_place_of_a_symlink(tmp_path: Path) -> None:
+    (tmp_path / "mine.yaml").write_text("keep\n")
+    (tmp_path / "link.yaml").symlink_to(tmp_path / "mine.yaml")
+    code, _, err = run(
+        "score", str(TARGET), "--depth", "deep", "--save-evals", str(tmp_path / "link.yaml")
+    )
+    assert code == 2
+    assert "cannot be written (it is a symlink; give the path of a regular file)" in " ".join(
+        err.split()
+    )
+    assert (tmp_path / "mine.yaml").read_text() == "keep\n"

@@ -10,7 +10,7 @@ from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.model import Batch, Report
 from plugin_eval.report.neutral import markdown_code, markdown_text
-from plugin_eval.report.scored import below_threshold, result_block
+from plugin_eval.report.scored import badge_text, below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
 from plugin_eval.scoring.composite import whole
@@ -20,7 +20,7 @@ def render(report: Report, explain: bool = False) -> str:
     c = report.composite
     out = [
         f"## {markdown_text(report.name, table=False)}: {c.score:.1f}/100{_ci(report)} "
-        f"({c.badge}, {c.grade})",
+        f"({badge_text(c.badge)}, grade {c.grade})",
         "",
         f"{markdown_code(report.path, table=False)} · depth {report.depth} "
         f"({c.confidence_label}) · penalty ×{c.penalty:.2f} "
