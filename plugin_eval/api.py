@@ -22,17 +22,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from plugin_eval.config import (
     Config,
     ConfigError,
     find_config,
     load_config,
     matching_codes,
+    not_a_pattern,
     pass_threshold_value,
 )
-from plugin_eval.discovery import Scope, discover
+from plugin_eval.discovery import Scope, discover, is_pattern
 from plugin_eval.engine import DepthUnavailable, check_depth, joined, score_skill
 from plugin_eval.findings import Severity
 from plugin_eval.output_files import PathUnusable, unusable, write_text
@@ -112,11 +111,9 @@ def configure(
     if fail_on is not None:
         overrides["fail_on"] = fail_on
     if exclude:
-        try:
-            Config.model_validate({"extend-exclude": list(exclude)})
-        except ValidationError as err:
-            reason = str(err.errors()[0]["msg"]).removeprefix("Value error, ")
-            raise UsageError(f"--exclude: {reason}") from None
+        bad = [pattern for pattern in exclude if not is_pattern(pattern)]
+        if bad:
+            raise UsageError(f"--exclude: {not_a_pattern(bad[0])}")
         overrides["extend_exclude"] = [*config.extend_exclude, *exclude]
     if respect_gitignore is not None:
         overrides["respect_gitignore"] = respect_gitignore

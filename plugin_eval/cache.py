@@ -102,7 +102,8 @@ def sealing_key() -> bytes:
     committed into the tree being scored, say) is never trusted: ``PLUGIN_EVAL_CACHE_KEY``
     when set (CI keeps it as a secret), else a random key kept beside the model replies
     (``$PLUGIN_EVAL_CACHE_DIR``, else ``$XDG_CACHE_HOME/plugin-eval`` or
-    ``~/.cache/plugin-eval``: ``cache-key``, mode 0600), made on first use. Where it cannot be kept, a key for this process alone: nothing is reused."""
+    ``~/.cache/plugin-eval``: ``cache-key``, mode 0600), made on first use. Where it cannot
+    be kept, a key for this process alone: nothing is reused."""
     given = os.environ.get(KEY_ENV)
     if given:
         return hashlib.sha256(given.encode("utf-8", "surrogateescape")).digest()

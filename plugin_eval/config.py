@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from plugin_eval.discovery import DEFAULT_EXCLUDE, Scope
+from plugin_eval.discovery import DEFAULT_EXCLUDE, Scope, is_pattern
 from plugin_eval.rules import ALL_RULES
 from plugin_eval.scoring.composite import PASS_PRESETS
 
@@ -27,6 +27,10 @@ def _no_selectors() -> list[str]:
 
 def _no_ignores() -> dict[str, list[str]]:
     return {}
+
+
+def not_a_pattern(pattern: str) -> str:
+    return f"'{pattern}' is not a gitignore-style pattern (a trailing backslash escapes nothing)"
 
 
 def _line_of(path: Path, key: str) -> int | None:
@@ -76,16 +80,9 @@ class Config(BaseModel):
     @field_validator("exclude", "extend_exclude")
     @classmethod
     def _patterns(cls, value: list[str] | None) -> list[str] | None:
-        import pathspec
-
         for pattern in value or []:
-            try:
-                pathspec.GitIgnoreSpec.from_lines([pattern])
-            except ValueError:
-                raise ValueError(
-                    f"'{pattern}' is not a gitignore-style pattern (a trailing backslash "
-                    "escapes nothing)"
-                ) from None
+            if not is_pattern(pattern):
+                raise ValueError(not_a_pattern(pattern))
         return value
 
     @field_validator("select", "ignore")

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from plugin_eval import budgets, json_input
-from plugin_eval.document import SKILL_FILE
+from plugin_eval.document import SKILL_FILE, misnamed_skill_file
 from plugin_eval.findings import bounded as cut_middle
-from plugin_eval.plugin import MANIFESTS, listed_skills
+from plugin_eval.plugin import MANIFESTS, MARKETPLACE, listed_skills
 from plugin_eval.textsearch import LazyRegex
 from plugin_eval.vocabulary import Kind
 from plugin_eval.walk import TOOL_FOLDERS, Walk, kind_within, read_file
@@ -23,7 +23,6 @@ from plugin_eval.walk import TOOL_FOLDERS, Walk, kind_within, read_file
 if TYPE_CHECKING:  # pathspec loads when a folder is searched, not when one skill is scored
     import pathspec
 
-MARKETPLACE = ".claude-plugin/marketplace.json"
 SHOWN = 40  # names of passed-over marketplace entries a note shows, each cut to NAME_CHARS
 NAME_CHARS = 80
 MANIFEST_DIRS = frozenset(m.split("/")[0] for m in MANIFESTS)
@@ -45,9 +44,7 @@ class Scope:
     respect_gitignore: bool = True
 
     def spec(self) -> pathspec.GitIgnoreSpec:
-        import pathspec
-
-        return pathspec.GitIgnoreSpec.from_lines(self.exclude)
+        return patterns(self.exclude)
 
 
 @dataclass(frozen=True, repr=False)
@@ -244,14 +241,19 @@ def patterns(lines: list[str] | tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)
     except ValueError:  # GitIgnorePatternError: one bad line; keep every other
-        kept = []
-        for line in lines:
-            try:
-                pathspec.GitIgnoreSpec.from_lines([line])
-            except ValueError:
-                continue
-            kept.append(line)
-        return pathspec.GitIgnoreSpec.from_lines(kept)
+        return pathspec.GitIgnoreSpec.from_lines([line for line in lines if is_pattern(line)])
+
+
+def is_pattern(line: str) -> bool:
+    """Whether a gitignore line is a pattern git can match (one ending in a lone backslash
+    is not)."""
+    import pathspec
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines([line])
+    except ValueError:
+        return False
+    return True
 
 
 def _walk(
@@ -295,13 +297,11 @@ def _walk(
         ignores_of[here.rel] = ignores
         if SKILL_FILE in names or SKILL_FILE in here.links or SKILL_FILE in here.others:
             skills.append((folder, here.rel))  # and keep walking: skills may nest skills
-        else:
-            misnamed = sorted(n for n in names if n.lower() == SKILL_FILE.lower())
-            if misnamed:
-                notes.append(
-                    f"{here.child(misnamed[0])}: not scored; a skill's file is named "
-                    f"{SKILL_FILE}, in capitals, or harnesses do not load it"
-                )
+        elif (misnamed := misnamed_skill_file(names)) is not None:
+            notes.append(
+                f"{here.child(misnamed)}: not scored; a skill's file is named {SKILL_FILE}, "
+                "in capitals, or harnesses do not load it"
+            )
         for name in here.links:
             if os.path.isdir(os.path.join(here.path, name)):
                 target = os.path.realpath(os.path.join(here.path, name))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -33,6 +33,15 @@ from plugin_eval.yaml_input import LOADER as YAML_LOADER
 from plugin_eval.yaml_input import AliasError, check_aliases
 
 SKILL_FILE = "SKILL.md"
+
+
+def misnamed_skill_file(names: Iterable[str]) -> str | None:
+    """Of a folder's file names, the one that is SKILL.md in other letter case (`skill.md`),
+    when the folder has no SKILL.md: harnesses look for that exact name."""
+    found = sorted(n for n in names if n.lower() == SKILL_FILE.lower())
+    return None if not found or SKILL_FILE in found else found[0]
+
+
 MAX_SKILL_BYTES = 4 * 1024 * 1024
 
 # The fence python-frontmatter recognises (its YAMLHandler.FM_BOUNDARY). The package itself is

@@ -17,6 +17,7 @@ from plugin_eval.document import (
     FrontmatterFile,
     ParseProblem,
     Problem,
+    misnamed_skill_file,
     read_frontmatter_file,
 )
 from plugin_eval.walk import Listing, kind_of, kind_within, list_folder, list_one, read_file
@@ -24,6 +25,7 @@ from plugin_eval.walk import Listing, kind_of, kind_within, list_folder, list_on
 CLAUDE_MANIFEST = ".claude-plugin/plugin.json"
 CODEX_MANIFEST = ".codex-plugin/plugin.json"
 MANIFESTS = (CLAUDE_MANIFEST, CODEX_MANIFEST)
+MARKETPLACE = ".claude-plugin/marketplace.json"
 MAX_PART_BYTES = 1024 * 1024
 
 
@@ -139,17 +141,14 @@ def parse_plugin(
     )
 
 
-MARKETPLACE = ".claude-plugin/marketplace.json"
-
-
 def _misnamed(folder: Path, rel: str) -> str | None:
     """``rel``'s skill file as it is written when only its letter case differs
     (`skill.md`): the folder is no skill to a harness, which looks for SKILL.md."""
     parent = rel.rpartition("/")[0]
     if kind_within(folder, parent) != "dir":
         return None
-    found = [n for n in list_one(folder / parent).files if n.lower() == SKILL_FILE.lower()]
-    return f"{parent}/{found[0]}" if found else None
+    found = misnamed_skill_file(list_one(folder / parent).files)
+    return f"{parent}/{found}" if found else None
 
 
 @dataclass(frozen=True, repr=False)
