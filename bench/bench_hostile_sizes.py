@@ -36,6 +36,8 @@ FRONT = (
     "cleaning column names, or merging CSV files.\n---\n\n"
 )
 FLAT = 2.0
+# A table header of 1,000 columns and its delimiter row.
+WIDE = "|" + "a|" * 1000 + "\n|" + "-|" * 1000 + "\n"
 
 
 def repeat(unit: str, size: int) -> str:
@@ -80,6 +82,10 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "deep-quotes": body(lambda n: repeat(">" * 60 + " quoted\n\n", n)),
     "fences": body(lambda n: repeat("```python\nx = 1\n```\n\n", n)),
     "table-rows": body(lambda n: "| a | b |\n|---|---|\n" + repeat("| x | [y](z.md) |\n", n)),
+    # A header of 1,000 columns, then rows of "|" only: 1,000 cells a row, each a few parser
+    # tokens, until TABLE_CELLS; and tables whose rows hold no "|", filled in to 1,000 cells.
+    "table-cells": body(lambda n: WIDE + repeat("|" * 1001 + "\n", n - len(WIDE))),
+    "table-filled-in": body(lambda n: repeat(WIDE + "x\n" * 65 + "\n", n)),
     "code-spans-one-line": body(lambda n: repeat("`Read` then `x`` ` ", n) + "\n"),
     # One-word tool names that are not instructions (PE402 judges each name once per line).
     "tool-words-one-line": body(lambda n: repeat("a `Task` or `Read` b ", n) + "\n"),

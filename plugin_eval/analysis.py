@@ -163,8 +163,12 @@ def _on_disk(folder: Path, rel: str) -> RefStatus:
         here = os.path.join(here, part)
         try:
             mode = os.lstat(here).st_mode
-        except OSError:
+        except (FileNotFoundError, NotADirectoryError):
             return RefStatus.MISSING
+        except OSError:
+            # A folder on the way that cannot be entered: whether the file is there cannot be
+            # told, and PE011 already says the folder could not be read. Not called missing.
+            return RefStatus.OK
         if stat.S_ISLNK(mode):
             return RefStatus.SYMLINK
     return RefStatus.OK

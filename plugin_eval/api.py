@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -72,7 +73,7 @@ class NewSinceRevision(UsageError):
 
 def configure(
     paths: Sequence[Path | str] = (),
-    config_file: Path | None = None,
+    config_file: Path | str | None = None,
     *,
     isolated: bool = False,
     select: Sequence[str] = (),
@@ -82,7 +83,7 @@ def configure(
     exclude: Sequence[str] = (),
     respect_gitignore: bool | None = None,
     pass_threshold: float | str | None = None,
-    weights: Path | None = None,
+    weights: Path | str | None = None,
 ) -> Config:
     """The settings in force: the configuration file found from the first path (or given),
     with the command line's choices on top.
@@ -92,6 +93,8 @@ def configure(
     definition whose weights replace seed 002's and whose pass_score is the pass threshold
     unless one is given."""
     config = Config()
+    config_file = Path(config_file) if config_file is not None else None
+    weights = Path(weights) if weights is not None else None
     if not isolated:
         source = config_file or (find_config(Path(paths[0])) if paths else None)
         try:
@@ -197,6 +200,9 @@ def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resol
             targets, said = resolve(Path(path))
             if [t.kind for t in targets] == [Kind.PLUGIN] and Path(path).is_dir():
                 targets, said = _search(Path(path), scope, out.skipped)
+        except OSError as err:  # a folder below it that cannot be entered
+            out.failures.append(Failure(str(path), f"cannot be read ({err.strerror or err})"))
+            continue
         except TargetError as exc:
             if exc.missing:
                 out.failures.append(Failure(str(path), str(exc).removeprefix(f"{path}: ")))
@@ -290,6 +296,9 @@ def score_paths(
                 target, config, item_depth, stamp, _per_target(monte_carlo, target)
             )
         except Exception as exc:  # one broken skill never hides the others
+            logging.getLogger("plugin_eval").debug(
+                "%s could not be scored", target.display, exc_info=True
+            )
             failures.append(Failure(target.display, f"{type(exc).__name__}: {exc}"))
             continue
         reports.append(report)
@@ -414,9 +423,14 @@ def exit_code(batch: Batch, config: Config) -> int:
 
 
 def compare_paths(
-    a: Path, b: Path | None = None, against: str | None = None, config: Config | None = None
+    a: Path | str,
+    b: Path | str | None = None,
+    against: str | None = None,
+    config: Config | None = None,
 ) -> dict[str, Any]:
     """Two items scored at depth quick, side by side; or one item against a git revision."""
+    a = Path(a)
+    b = Path(b) if b is not None else None
     import tempfile  # here: only a comparison needs it, and no other module of a run loads it
 
     from plugin_eval import compare as cmp
@@ -431,15 +445,21 @@ def compare_paths(
                 copy, shown = cmp.checkout_copy(a, against, Path(tmp))
                 # A is the revision, B the work tree: deltas read as "what the change did".
                 first, second = _one_target(copy, shown), _one_target(a, None)
+                # The copy is configured as the folder it was read from (per-path-ignores).
+                folder = a if a.is_dir() else a.parent
+                config_a = config.model_copy(
+                    update={"stand_in": (os.path.abspath(copy), os.path.abspath(folder))}
+                )
             else:
                 assert b is not None
                 first, second = _one_target(a, None), _one_target(b, None)
+                config_a = config
         except cmp.NewSinceRevision as err:
             raise NewSinceRevision(f"--against {against}: {err}") from None
         except cmp.GitError as err:
             raise UsageError(f"--against {against}: {err}") from None
         return cmp.comparison(
-            score_target(first, config, Depth.QUICK, stamp),
+            score_target(first, config_a, Depth.QUICK, stamp),
             score_target(second, config, Depth.QUICK, stamp),
         )
 

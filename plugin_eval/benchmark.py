@@ -295,14 +295,14 @@ def _dimension_table(section: _Section | None, problems: list[Problem]) -> list[
         name = _cell(row, columns["dimension"])
         given = _cell(row, columns["weight"])
         weight = _percent(given)
-        if weight is None:
+        if weight is None or "%" not in given:
+            # Each at its own row: a bare 20 is not read as 20 % in silence, nor 0.25 as 0.25 %.
             weighed = False
-            problems.append(
-                Problem(
-                    row.line,
-                    f"weight '{given}' of '{name}' is not a percentage: write it as 20%",
-                )
-            )
+            if weight is not None and weight <= 1:
+                why = f"is a fraction: write it as a percentage, {weight * 100:g}%"
+            else:
+                why = f"is not a percentage: write it as {weight or 20:g}%"
+            problems.append(Problem(row.line, f"weight '{given}' of '{name}' {why}"))
         if not name:
             problems.append(Problem(row.line, "a dimension row has no name: name it or drop it"))
         elif _own(name) in seen:

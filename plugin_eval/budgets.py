@@ -40,6 +40,14 @@ EVAL_FILE_BYTES = 2 * 1024 * 1024
 # Lines of a SKILL.md body parsed as Markdown (the longest of 874 real skills has under
 # 2,000); past them PE005 says where, and the rest is read as lines of text only.
 MARKDOWN_LINES = 300_000
+# Cells of the tables of a SKILL.md body that the parser makes (a cell per column in each row,
+# empty ones filled in), each a few parser tokens: the most of 874 real skills is under 1,000,
+# while 4 MiB of "|" rows under a header of 1,000 columns would make 4 million (5 GB). Past
+# them PE005 names the row, and the body from it on is read as lines of text only.
+TABLE_CELLS = 100_000
+# Bytes of a plugin's manifest, agent or command file read (real ones are a few KB): past it
+# a manifest is not read and a part only its start, and PE501, PE601 or PE701 says so.
+PART_BYTES = 1024 * 1024
 # Bytes of one .gitignore read by a search (git's own are rarely over a few KB).
 GITIGNORE_BYTES = 256 * 1024
 # Marks that open inline syntax ("[", "`", "<", "\\") read in one paragraph; past them the
@@ -73,3 +81,8 @@ LINK_BYTES_READ = 128 * 1024
 SIBLING_FILE_CHECKS = 256
 # Of the skills a body names, how many (each once, in order) a missing script is looked for in.
 NAMED_SKILLS_SEARCHED = 16
+# Characters of one model reply (its text, tool name and tool arguments) that a run reads; a
+# longer one is a failed call ("malformed"), never redacted, cached or stored. A reply is
+# bounded by max_tokens (a few thousand tokens, tens of KB); a hostile or broken endpoint
+# sending 50 MB would otherwise cost gigabytes to redact and cache.
+MODEL_REPLY_CHARS = 1_000_000

@@ -32,6 +32,7 @@ from pathlib import Path
 from plugin_eval import __version__, sqlite_files
 from plugin_eval.output_files import unusable
 from plugin_eval.report.model import SummaryRow
+from plugin_eval.report.neutral import json_text, model_json
 from plugin_eval.walk import Listing, unchanged
 
 FORMAT = "5"
@@ -257,7 +258,7 @@ class Cache:
                 seal(key, payload, row_text, outside_text, reads_text, stamp), str(sealed)
             )
             if intact:
-                row = SummaryRow.model_validate_json(row_text)
+                row = SummaryRow.model_validate(json.loads(row_text))
                 outside = json.loads(outside_text)
                 current = not any(
                     os.path.lexists(path) != exists for path, exists in outside
@@ -282,7 +283,7 @@ class Cache:
         """Save one result; results are committed in batches of ``BATCH``."""
         if self.db is None:
             return
-        columns = (row.model_dump_json(), json.dumps(outside), json.dumps(reads), stamp)
+        columns = (json_text(model_json(row)), json.dumps(outside), json.dumps(reads), stamp)
         self._batch.append((key, payload, seal(key, payload, *columns), *columns))
         if len(self._batch) >= BATCH:
             self._flush()

@@ -374,6 +374,9 @@ def score(
         typer.Argument(
             help="Skills, SKILL.md files, plugins, or folders to search for them (default: .).",
             metavar="PATH",
+            # Checked per path, so that one unreadable path is reported for itself and the
+            # others are still scored (click's own check would stop the run).
+            readable=False,
         ),
     ] = None,
     depth: Annotated[
@@ -733,15 +736,27 @@ def report_command(
         from plugin_eval.report.text import render_tree_statistics
 
         _write(render_tree_statistics(run.out, run.rows, RenderOptions(statistics=True)))
-    if not quiet:
-        from plugin_eval.report.summary import counted
+    from plugin_eval.report.summary import counted
 
+    if not quiet:
         stderr.print(
             f"scored {counted(stats.items, 'item')} ({counted(stats.plugins, 'plugin')}, "
             f"{counted(stats.skills, 'loose skill')}) "
             f"in {time.perf_counter() - started:.1f} s · {cache_text} · wrote {terminal(str(out))}"
         )
     run.rows.close()
+    # A failing run says why, as `score` does.
+    summary_md = terminal(str(out / "summary.md"))
+    if stats.errored:
+        stderr.print(
+            f"exit 1: {counted(stats.errored, 'item')} could not be scored (see Errors in "
+            f"{summary_md})"
+        )
+    if run.failed:
+        stderr.print(
+            f"exit 1: {counted(run.failed, 'item')} under the pass threshold "
+            f"{config.pass_threshold or 0:g} (see {summary_md})"
+        )
     raise typer.Exit(api.EXIT_FAIL if stats.errored or run.failed else api.EXIT_OK)
 
 

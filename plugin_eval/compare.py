@@ -66,6 +66,7 @@ def comparison(a: Report, b: Report) -> dict[str, Any]:
             "score": a.composite.score,
             "badge": a.composite.badge,
             "grade": a.composite.grade,
+            "notes": list(a.notes),
         },
         "b": {
             "path": b.path,
@@ -73,6 +74,7 @@ def comparison(a: Report, b: Report) -> dict[str, Any]:
             "score": b.composite.score,
             "badge": b.composite.badge,
             "grade": b.composite.grade,
+            "notes": list(b.notes),
         },
         "rows": [
             {"name": r.name, "a": r.a, "b": r.b, "delta": r.delta, "winner": r.winner} for r in rows

@@ -76,6 +76,10 @@ class Config(BaseModel):
     # The folder of the file that declared these settings: per-path-ignores patterns are
     # relative to it, wherever plugin-eval runs from (the working folder when there is none).
     root: str | None = None
+    # `compare --against`: a folder written from a git revision (first) stands for the work
+    # tree's folder it was read from (second), so that per-path-ignores match it as they
+    # match that folder. Set by the comparison only.
+    stand_in: tuple[str, str] | None = Field(default=None, exclude=True)
 
     @field_validator("exclude", "extend_exclude")
     @classmethod
@@ -137,7 +141,12 @@ class Config(BaseModel):
     def relative(self, folder: str | os.PathLike[str]) -> str | None:
         """``folder`` as a path from ``root`` (forward slashes); None when outside it."""
         base = os.path.abspath(self.root or os.curdir)
-        rel = os.path.relpath(os.path.abspath(folder), base).replace(os.sep, "/")
+        path = os.path.abspath(folder)
+        if self.stand_in is not None:
+            copy, original = self.stand_in
+            if path == copy or path.startswith(copy + os.sep):
+                path = original + path[len(copy) :]
+        rel = os.path.relpath(path, base).replace(os.sep, "/")
         return None if rel == ".." or rel.startswith("../") else rel
 
     def scope(self) -> Scope:
@@ -187,14 +196,23 @@ def _path_matches(relpath: str, pattern: str) -> bool:
 def find_config(start: Path) -> Path | None:
     """The nearest config file at or above ``start`` that has plugin-eval settings."""
     here = start.resolve()
-    if here.is_file():
+    if _is_file(here):
         here = here.parent
     for folder in (here, *here.parents):
         for name in CONFIG_FILES:
             candidate = folder / name
-            if candidate.is_file() and (name != "pyproject.toml" or _has_section(candidate)):
+            if _is_file(candidate) and (name != "pyproject.toml" or _has_section(candidate)):
                 return candidate
     return None
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False where it cannot be looked at (a folder on the way
+    that cannot be entered): the search goes on above it, as if nothing were there."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _has_section(pyproject: Path) -> bool:
@@ -236,8 +254,12 @@ def load_config(path: Path | None) -> Config:
         config = Config.model_validate(section)
     except ValidationError as err:
         first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        line = _line_of(path, str(first["loc"][0])) if first["loc"] else None
+        loc = first["loc"]
+        if not loc:  # a check across settings: placed at the first setting its message names
+            named = [key for key in section if isinstance(key, str) and key in first["msg"]]
+            loc = tuple(named[:1])
+        where = ".".join(str(p) for p in loc) or "(top level)"
+        line = _line_of(path, str(loc[0])) if loc else None
         at = f"{path}:{line}" if line else str(path)
         if first["type"] == "extra_forbidden":
             known = sorted(SETTINGS)
@@ -255,5 +277,5 @@ def load_config(path: Path | None) -> Config:
 SETTINGS = frozenset(
     (field.alias or name)
     for name, field in Config.model_fields.items()
-    if name not in ("weights", "source", "root")
+    if name not in ("weights", "source", "root", "stand_in")
 )

@@ -24,6 +24,7 @@ from plugin_eval.markdown_parser import (
     OFFSET,
     brackets_inert,
     code_spans,
+    parse_capped,
     parse_lines,
     plain_text,
 )
@@ -227,7 +228,12 @@ def parse_skill(folder: Path) -> SkillDocument:
     if link and not _inside(skill_file.resolve(), folder.resolve()):
         raw = b""
         problems.append(
-            ParseProblem(Problem.NOT_TEXT, "SKILL.md is a symlink that leaves the skill folder")
+            ParseProblem(
+                Problem.NOT_TEXT,
+                "SKILL.md is a symlink that leaves the skill folder",
+                fix="Put the file itself in the skill folder: a harness installs the folder, "
+                "not what its links point to.",
+            )
         )
     else:
         if link:  # a link inside the folder is read where it points
@@ -237,7 +243,12 @@ def parse_skill(folder: Path) -> SkillDocument:
         except OSError as err:
             raw = b""
             problems.append(
-                ParseProblem(Problem.NOT_TEXT, f"SKILL.md cannot be read: {err.strerror or err}")
+                ParseProblem(
+                    Problem.NOT_TEXT,
+                    f"SKILL.md cannot be read: {err.strerror or err}",
+                    fix="Make SKILL.md readable by whoever installs the skill (for example: "
+                    "chmod a+r SKILL.md).",
+                )
             )
     return parse_text(folder, raw, problems)
 
@@ -303,7 +314,23 @@ def parse_text(
         )
         body = body[: budgets.MARKDOWN_LINES]
     env: dict[str, Any] = {}
-    tokens = tuple(parse_lines(body, env)) if _holds_text(body) else ()
+    tokens: tuple[Token, ...] = ()
+    if _holds_text(body):
+        # Each table cell makes a few parser tokens: past TABLE_CELLS of them the body is cut
+        # at the row that passes them, as it is at MARKDOWN_LINES lines.
+        parsed, spent = parse_capped(body, env, budgets.TABLE_CELLS)
+        tokens = tuple(parsed)
+        if spent is not None:
+            where = body_start + spent.line
+            cut += (
+                ParseProblem(
+                    Problem.TOO_LARGE,
+                    f"the body's tables pass {budgets.TABLE_CELLS:,} cells at line {where} (the "
+                    f"table at line {body_start + spent.table} has {spent.columns:,} columns); "
+                    "the lines before it are read as Markdown, the rest only as lines of text",
+                    where,
+                ),
+            )
     walk = _Walk(lines, body_start - 1, env)
     walk.run(tokens)
     return SkillDocument(

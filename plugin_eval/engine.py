@@ -263,7 +263,11 @@ def score_skill(
             outcomes.append(judged)
             spent = judged.judge.usage.cost_usd if judged.judge is not None else None
             if settings.max_cost is not None and spent:
-                settings = replace(settings, max_cost=max(0.0, settings.max_cost - spent))
+                settings = replace(
+                    settings,
+                    max_cost=max(0.0, settings.max_cost - spent),
+                    spent_before=settings.spent_before + spent,
+                )
     if Layer.MONTE_CARLO in layers:
         if settings is None:
             outcomes.append(not_run(Layer.MONTE_CARLO, "no settings were given for it"))

@@ -96,7 +96,7 @@ def overall_feedback(
         verb = "reaches" if c.score >= pass_threshold else "is below"
         first += f"; it {verb} the pass threshold {pass_threshold:g}"
     measured = sorted(
-        ((d.name, d.score) for d in c.dimensions if d.score is not None),
+        ((d.name, d.score) for d in c.dimensions if d.score is not None and d.weight > 0),
         key=lambda d: (-d[1], d[0]),
     )
     if not measured:

@@ -27,7 +27,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from itertools import accumulate, repeat
 from operator import add, sub
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import markdown_it
 from markdown_it import MarkdownIt
@@ -69,11 +69,80 @@ def _table_guard(rule: BlockRule) -> BlockRule:
         # The row's first character, tested before the regex: most lines are not rows.
         if src[at : at + 1] not in _ROW_STARTS:
             return False
-        if _DELIMITER_ROW.fullmatch(src, at, state.eMarks[following]) is None:
+        stop = state.eMarks[following]
+        if _DELIMITER_ROW.fullmatch(src, at, stop) is None:
             return False
-        return rule(state, start, end, silent)
+        cells: _Cells | None = None if silent else state.env.get(_CELLS_LEFT)
+        if cells is None:  # asked whether a table starts (a paragraph asks), or no budget
+            return rule(state, start, end, silent)
+        return _counted(rule, state, start, end, cells, src[at:stop])
 
     return table
+
+
+class _Cells:
+    """The table cells a parse may still make (``parse_capped``), kept in its ``env``."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
+# The key of ``env`` that holds a parse's _Cells (markdown-it gives ``env`` to every rule).
+_CELLS_LEFT = "plugin_eval.table_cells_left"
+
+
+class CellsSpent(NamedTuple):
+    """Where ``parse_capped`` stopped (0-based lines of the text): the table row that would
+    have passed the cells allowed (the table's header row when that alone would), the table's
+    first line, and its columns."""
+
+    line: int
+    table: int
+    columns: int
+
+
+class _Spent(Exception):
+    """Raised by the table rule at a row past the cells allowed; ``parse_capped`` catches it."""
+
+    def __init__(self, spent: CellsSpent) -> None:
+        super().__init__(spent)
+        self.spent = spent
+
+
+def _counted(
+    rule: BlockRule, state: StateBlock, start: int, end: int, cells: _Cells, delimiter: str
+) -> bool:
+    """The table rule at line ``start``, its cells counted off ``cells``.
+
+    A table makes a cell per column (its delimiter row's, a missing one filled in empty, one
+    past them dropped) in its header row and each row after the delimiter row, and each cell is
+    three tokens of a few hundred bytes: a table that may pass what is left is made up to its
+    last row that fits, and one row more, to learn whether it has one (that row's cells are no
+    more than those that fit): when it does, the parse stops there (``_Spent``).
+    """
+    # The rule's column count: the delimiter row's cells, an empty one at either end not one.
+    columns = (
+        delimiter.count("|") + 1 - delimiter.startswith("|") - delimiter.rstrip(" \t").endswith("|")
+    )
+    if columns * (end - start - 1) <= cells.left:  # every line left a row: they all fit
+        if not rule(state, start, end, False):
+            return False
+        cells.left -= columns * (state.line - start - 1)
+        return True
+    if not rule(state, start, end, True):  # not a table: no cells
+        return False
+    fits = cells.left // columns  # rows, the header row first
+    if fits == 0:
+        raise _Spent(CellsSpent(start, start, columns))
+    past = start + 1 + fits  # the first row that does not fit (the delimiter row is no row)
+    if not rule(state, start, past + 1, False):  # as the silent call said, it is a table
+        return False
+    if state.line > past:
+        raise _Spent(CellsSpent(past, start, columns))
+    cells.left -= columns * (state.line - start - 1)
+    return True
 
 
 def _code_guard(rule: BlockRule) -> BlockRule:
@@ -407,6 +476,33 @@ def parse_lines(lines: Sequence[str], env: dict[str, Any]) -> list[Token]:
         state = _block_state(src, lines, env, tokens, md)
         md.block.tokenize(state, state.line, state.lineMax)
     return tokens
+
+
+def parse_capped(
+    lines: Sequence[str], env: dict[str, Any], cells: int
+) -> tuple[list[Token], CellsSpent | None]:
+    """``parse_lines``, its tables making at most ``cells`` cells, and where it stopped.
+
+    At a table row that would make more, the lines before that row are parsed again, alone,
+    and that row is returned (a table's header row that alone would make more is not made):
+    the second parse makes the same tables before that row, and of its table the rows that
+    fit, so it stops no more (each parse is shorter than the one before anyway). ``env`` is
+    left as one parse of those lines leaves it.
+    """
+    given = dict(env)
+    spent = None
+    while True:
+        env[_CELLS_LEFT] = _Cells(cells)
+        try:
+            tokens = parse_lines(lines, env)
+        except _Spent as stop:
+            spent = stop.spent
+            lines = lines[: spent.line]
+            env.clear()
+            env.update(given)
+            continue
+        del env[_CELLS_LEFT]
+        return tokens, spent
 
 
 class _State(StateBlock):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import logging
 import multiprocessing
 import os
 import tempfile
@@ -47,7 +48,7 @@ from plugin_eval.report.model import (
     build_plugin_report,
     build_report,
 )
-from plugin_eval.report.neutral import json_text
+from plugin_eval.report.neutral import json_text, model_json
 from plugin_eval.report.summary import RowStore
 from plugin_eval.vocabulary import Depth, Kind
 from plugin_eval.walk import Listing, list_folder, read_file, recording
@@ -130,9 +131,10 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
                 report = build_report(skill, PLACEHOLDER, config.pass_threshold)
                 outside = sorted(set(skill.outside_checks))
         # Made here, inside the guard: text a report cannot hold errs this item alone.
-        packed = _pack(json_text(report.model_dump_json()))
+        packed = _pack(json_text(model_json(report)))
         row = summary_row(task, report)
     except Exception as exc:  # one broken item never stops the run
+        logging.getLogger("plugin_eval").debug("%s could not be scored", task.id, exc_info=True)
         error = f"{type(exc).__name__}: {exc}"
         failed = json_text(
             json.dumps(
@@ -243,6 +245,16 @@ class Writer:
     _unreadable: list[str] = field(default_factory=list)  # --previous files not read
 
     def __post_init__(self) -> None:
+        # A symlink for the folder, or for one of its subfolders (committed into a scored
+        # checkout that holds --out), would have the report write, and its stale files be
+        # removed, wherever the link points.
+        for sub in (".", "plugins", "skills", "badges"):
+            if (self.out / sub).is_symlink():
+                raise unusable(
+                    "--out",
+                    self.out / sub if sub != "." else self.out,
+                    "a symlink; plugin-eval writes no report through one",
+                )
         try:
             for sub in ("plugins", "skills", "badges"):
                 (self.out / sub).mkdir(parents=True, exist_ok=True)
@@ -453,9 +465,13 @@ def _remove_stale(out: Path, before: dict[str, list[Any]], written: dict[str, li
     """Drop the files a previous run wrote for items that are gone, and nothing else."""
     for rel in sorted(before.keys() - written.keys()):
         path = out / rel
+        parts = rel.split("/")
+        # Only a file this tool names: one in plugins/, skills/ or badges/ (never a symlink,
+        # see Writer), not in a folder below it.
         if (
-            rel.split("/")[0] in ("plugins", "skills", "badges")
-            and ".." not in rel
+            len(parts) == 2
+            and parts[0] in ("plugins", "skills", "badges")
+            and parts[1] not in ("", ".", "..")
             and path.is_file()
         ):
             with contextlib.suppress(OSError):  # a file left behind is not worth a failed run

@@ -26,7 +26,8 @@ CLAUDE_MANIFEST = ".claude-plugin/plugin.json"
 CODEX_MANIFEST = ".codex-plugin/plugin.json"
 MANIFESTS = (CLAUDE_MANIFEST, CODEX_MANIFEST)
 MARKETPLACE = ".claude-plugin/marketplace.json"
-MAX_PART_BYTES = 1024 * 1024
+MAX_PART_BYTES = budgets.PART_BYTES
+TOO_LARGE = f"over {MAX_PART_BYTES // (1024 * 1024)} MiB ({MAX_PART_BYTES:,} bytes)"
 
 
 @dataclass(frozen=True, repr=False)
@@ -36,7 +37,7 @@ class Manifest:
     path: str
     text: str
     data: Mapping[str, Any] | None
-    error: str | None = None
+    error: str | None = None  # what is wrong, after "is": "not valid JSON: …"
     error_line: int | None = None
     error_column: int | None = None
     # A marketplace entry standing in for plugin.json: where the entry starts in its file,
@@ -243,9 +244,13 @@ def read_manifest(folder: Path, rel: str) -> Manifest:
     try:
         if kind_within(folder, rel) == "link":  # its folder is a symlink: never followed
             raise OSError(0, "reached through a symlink, not followed")
-        raw = read_file(folder / rel, MAX_PART_BYTES)
+        raw = read_file(folder / rel, MAX_PART_BYTES + 1)
     except OSError as err:
-        return Manifest(rel, "", None, f"cannot be read: {err.strerror or err}", 1, 1)
+        reason = err.strerror or str(err)
+        # errno 0: this module's own reason ("reached through a symlink, not followed").
+        return Manifest(rel, "", None, reason if not err.errno else f"not readable: {reason}", 1, 1)
+    if len(raw) > MAX_PART_BYTES:  # cut, it would only read as JSON that stops short
+        return Manifest(rel, "", None, f"{TOO_LARGE}; it was not read", 1, 1)
     text = raw.decode("utf-8-sig", errors="replace")
     try:
         data = json_input.parse(text)
@@ -259,9 +264,21 @@ def read_manifest(folder: Path, rel: str) -> Manifest:
 def _part(folder: Path, kind: str, rel: str) -> Part:
     problems: list[ParseProblem] = []
     try:
-        raw = read_file(folder / rel, MAX_PART_BYTES)
+        raw = read_file(folder / rel, MAX_PART_BYTES + 1)
     except OSError as err:
         raw = b""
         problems.append(ParseProblem(Problem.NOT_TEXT, f"cannot be read: {err.strerror or err}"))
+    if len(raw) > MAX_PART_BYTES:
+        raw = raw[:MAX_PART_BYTES]
+        problems.append(
+            ParseProblem(
+                Problem.TOO_LARGE,
+                f"{rel.rsplit('/', 1)[-1]} is {TOO_LARGE}; only the start was read",
+                1,
+                1,
+                fix="Keep the file to its frontmatter and instructions; move reference material "
+                "into files it points to.",
+            )
+        )
     name = rel.rsplit("/", 1)[-1]
     return Part(kind, rel, name[:-3], read_frontmatter_file(raw, problems, name))

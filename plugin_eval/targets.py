@@ -58,6 +58,13 @@ def resolve(path: Path) -> tuple[list[Target], list[str]]:
         raise TargetError(f"{path}: cannot be read ({err.strerror or err})", missing=True) from err
     if not exists:
         raise TargetError(f"{path}: no such file or folder", missing=True)
+    try:
+        return _resolve(path)
+    except OSError as err:  # a folder that cannot be entered, a file that cannot be looked at
+        raise TargetError(f"{path}: cannot be read ({err.strerror or err})", missing=True) from err
+
+
+def _resolve(path: Path) -> tuple[list[Target], list[str]]:
     if path.is_file():
         if path.name == SKILL_FILE:
             return [Target(path.parent, _display(path.parent))], []

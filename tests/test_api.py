@@ -200,6 +200,20 @@ def test_the_action_script_runs_locally(tmp_path: Path) -> None:
     assert json.loads(sarif.read_text())["runs"][0]["results"]
 
 
+def test_the_action_reads_one_path_a_line(tmp_path: Path) -> None:
+    """`path: |` in a workflow gives one path a line: every one is scored, none dropped."""
+    done = _run_action(
+        REPO,
+        tmp_path,
+        path="corpus/csv-cleanup\ncorpus/broken-dead-links\n",
+        threshold="0",
+        **{"fail-on": "none"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "::error file=corpus/broken-dead-links/SKILL.md" in done.stdout
+    assert "csv-cleanup" in (tmp_path / "summary.md").read_text()
+
+
 def _run_action(folder: Path, tmp_path: Path, **inputs: str) -> subprocess.CompletedProcess[str]:
     """The action's scoring step, run with bash as GitHub would, in ``folder``: each input
     not given is the action's default."""
@@ -330,3 +344,22 @@ def test_an_output_file_is_never_written_in_place_of_a_symlink_or_special_file(
         assert result.stdout == ""  # refused before scoring: no finding was printed
     assert (tmp_path / "target.json").read_text() == "keep\n"
     assert (tmp_path / "link.json").is_symlink()
+
+
+def test_every_path_parameter_takes_a_string(tmp_path: Path) -> None:
+    """As score_paths does: a str is a path wherever the API takes one."""
+    from plugin_eval import benchmark
+
+    bench = tmp_path / "bench.md"
+    bench.write_text(benchmark.export())
+    assert api.configure(weights=str(bench)).weights == benchmark.scoring_weights(
+        benchmark.read(bench)
+    )
+    settings = tmp_path / "cfg.toml"
+    settings.write_text("threshold = 40\n")
+    assert api.configure(config_file=str(settings)).threshold == 40
+    with pytest.raises(api.UsageError, match=r"cfg-missing\.toml: cannot read"):
+        api.configure(config_file=str(tmp_path / "cfg-missing.toml"))
+    a, b = str(REPO / "corpus" / "csv-cleanup"), str(REPO / "corpus" / "log-triage")
+    data = api.compare_paths(a, b)
+    assert data["a"]["path"].endswith("csv-cleanup") and data["b"]["path"].endswith("log-triage")

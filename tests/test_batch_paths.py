@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from plugin_eval.cli import app
-from tests.conftest import REPO
+from plugin_eval.config import Config
+from tests.conftest import REPO, score, write_files
 
 runner = CliRunner()
 
@@ -88,3 +89,134 @@ def test_an_unreadable_folder_is_a_failure_for_that_path(tmp_path: Path) -> None
     finally:
         locked.chmod(0o755)
     assert result.exit_code == 1 and "could not be scored" in result.stderr
+
+
+def _lock(monkeypatch: pytest.MonkeyPatch, locked: Path) -> None:
+    """``locked`` behaves as a folder with mode 000 does for a user who is not root: it can be
+    looked at, but nothing inside it can (root reads everything, so the tests pretend)."""
+    inside = str(locked) + os.sep
+    stat = Path.stat
+
+    def guarded(self: Path, *, follow_symlinks: bool = True) -> os.stat_result:
+        if str(self).startswith(inside) or str(self.absolute()).startswith(inside):
+            raise PermissionError(13, "Permission denied", str(self))
+        return stat(self, follow_symlinks=follow_symlinks)
+
+    monkeypatch.setattr(Path, "stat", guarded)
+
+
+@pytest.mark.parametrize("given", ["locked", "locked/inner"])
+def test_a_folder_that_cannot_be_entered_fails_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    locked = tmp_path / "locked"
+    (locked / "inner").mkdir(parents=True)
+    (locked / "inner" / "SKILL.md").write_text("---\nname: inner\n---\n")
+    _lock(monkeypatch, locked)
+    result = runner.invoke(
+        app, ["score", str(tmp_path / given), "corpus/csv-cleanup", "-o", "json"]
+    )
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert [r["path"] for r in data["reports"]] == ["corpus/csv-cleanup"]
+    assert data["failures"] == [
+        {"path": str(tmp_path / given), "error": "cannot be read (Permission denied)"}
+    ]
+
+
+def test_an_unreadable_skill_file_is_told_to_be_made_readable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plugin_eval import document
+
+    write_files(tmp_path / "s", {"SKILL.md": "---\nname: s\n---\n"})
+
+    def refuse(path: Path, problems: object) -> bytes:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(document, "_read_capped", refuse)
+    found = [
+        (f.code, f.path, f.line, f.column, f.message, f.fix)
+        for f in score(tmp_path / "s").findings
+        if f.code == "PE005"
+    ]
+    assert found == [
+        (
+            "PE005",
+            "s/SKILL.md",
+            None,
+            None,
+            "SKILL.md cannot be read: Permission denied",
+            "Make SKILL.md readable by whoever installs the skill (for example: chmod a+r "
+            "SKILL.md).",
+        )
+    ]
+
+
+def test_an_unreadable_manifest_is_not_told_to_fix_its_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plugin_eval import plugin
+    from plugin_eval.plugin_score import score_plugin
+    from plugin_eval.rules.plugin_base import good_plugin
+    from plugin_eval.walk import read_file as read
+
+    write_files(tmp_path / "p", good_plugin())
+
+    def refuse(path: Path, limit: int) -> bytes:
+        if path.name == "plugin.json":
+            raise PermissionError(13, "Permission denied", str(path))
+        return read(path, limit)
+
+    monkeypatch.setattr(plugin, "read_file", refuse)
+    found = [
+        (f.code, f.path, f.line, f.column, f.message, f.fix)
+        for f in score_plugin(tmp_path / "p", Config(), "p").findings
+        if f.code == "PE501"
+    ]
+    assert found == [
+        (
+            "PE501",
+            "p/.claude-plugin/plugin.json",
+            1,
+            1,
+            ".claude-plugin/plugin.json is not readable: Permission denied",
+            "Make the file readable by whoever installs the plugin (for example: chmod a+r "
+            ".claude-plugin/plugin.json).",
+        )
+    ]
+
+
+def test_a_link_into_a_folder_that_cannot_be_entered_is_not_called_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_files(
+        tmp_path / "s",
+        {
+            "SKILL.md": "---\nname: s\ndescription: Formats CSV reports. Use when exporting "
+            "tables.\n---\n# S\n\nSee [r](references/r.md) and [gone](references/gone.md).\n",
+            "references/r.md": "# R\n",
+        },
+    )
+    _lock(monkeypatch, tmp_path / "s" / "references")
+    lstat = os.lstat
+    inside = str(tmp_path / "s" / "references") + os.sep
+
+    def guarded(path: str | os.PathLike[str], *args: object, **kwargs: object) -> os.stat_result:
+        if str(path).startswith(inside):
+            raise PermissionError(13, "Permission denied", str(path))
+        return lstat(path)
+
+    scandir = os.scandir
+    locked = inside.rstrip(os.sep)
+
+    def unlisted(path: str | os.PathLike[str]) -> object:
+        if str(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "lstat", guarded)
+    monkeypatch.setattr(os, "scandir", unlisted)
+    found = [(f.code, f.path, f.line) for f in score(tmp_path / "s").findings]
+    # The folder that could not be read is said (PE011); neither link is called missing.
+    assert [c for c, _, _ in found if c in ("PE011", "PE201")] == ["PE011"]

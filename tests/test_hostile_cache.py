@@ -858,3 +858,16 @@ def test_two_trees_scored_into_one_cache_never_share_an_entry(tmp_path: Path) ->
     fresh = cli("report", tmp_path / "B", "--out", tmp_path / "c", "--no-cache")
     assert fresh.returncode == cached.returncode
     assert _summary_rows(tmp_path / "b") == _summary_rows(tmp_path / "c")
+
+
+def test_a_reply_with_a_lone_surrogate_is_cached_and_read_back_as_it_was(tmp_path: Path) -> None:
+    """Half an emoji cut at max_tokens is text SQLite cannot encode: the reply is still
+    cached (as a \\u escape), read back the same, and no note says the cache failed."""
+    from plugin_eval.montecarlo.backends.base import Reply
+
+    cache = ResponseCache(tmp_path / "responses.sqlite")
+    reply = Reply(text="cut \ud83d", tool="pick", tool_input={"why": "\udcff"})
+    cache.put("k", reply)
+    assert cache.get("k") == reply
+    assert cache.notes == []
+    cache.close()

@@ -51,6 +51,7 @@ HOSTILE = {
     "del": "del\x7f-end",
     "bidi": "bidi\u202eevil\u202c\u2066iso\u2069\u200f",
     "separator": "line\u2028para\u2029end",
+    "invisible": "pdf\u200b\u200d\u2060\u00ad\ufeff\U000e0041\U000e0042-end",
     "workflow": "x\n::error file=x::pwned",
     "stop-commands": "y\n::stop-commands::tok",
     "carriage-return": "z\r::warning::w",
@@ -74,9 +75,11 @@ HOSTILE = {
     "trailing-backslash": "tail\\",
 }
 FORMATS = ("text", "markdown", "json", "sarif", "github", "html")
-# Raw characters no output may hold: C0 but tab and newline, DEL, C1, bidi, separators.
+# Raw characters no output may hold: C0 but tab and newline, DEL, C1, bidi, separators, and
+# format characters that show nothing (zero-width, word joiner, soft hyphen, BOM, tags).
 RAW = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    "\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
 COMMAND = re.compile(r"^[ \t]*::", re.MULTILINE)
 GITHUB_LINE = re.compile(r"::(error|warning|notice) [^:\n]*::[^\n]*")
@@ -91,14 +94,24 @@ def _folder_name(text: str) -> str:
     return "k-" + text.replace("/", "_")
 
 
+def _yaml_quoted(text: str) -> str:
+    """``text`` as a YAML double-quoted scalar: JSON's escapes, but a character outside the BMP
+    as YAML's \\U escape (YAML reads JSON's surrogate pair as two lone surrogates)."""
+    return re.sub(
+        r"\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}",
+        lambda m: "\\U{:08x}".format(ord(json.loads('"' + m.group() + '"'))),
+        json.dumps(text),
+    )
+
+
 def _skill(parent: Path, text: str) -> Path:
     """A skill whose folder, name, description and one link all carry ``text``."""
     folder = parent / _folder_name(text)
     os.mkdir(folder)  # any byte but '/' and NUL is a valid name on Linux
     body = text.replace("\n", " ").replace("\r", " ")
     (folder / "SKILL.md").write_text(
-        f"---\nname: {json.dumps(text)}\n"
-        f"description: {json.dumps(f'Formats CSV reports {text}. {DESCRIPTION}')}\n---\n\n"
+        f"---\nname: {_yaml_quoted(text)}\n"
+        f"description: {_yaml_quoted(f'Formats CSV reports {text}. {DESCRIPTION}')}\n---\n\n"
         f"# Title\n\nSee [the guide]({body}.md) and more.\n",
         encoding="utf-8",
     )
@@ -391,7 +404,7 @@ def test_visible_leaves_one_line_with_nothing_that_acts(text: str) -> None:
 
 @given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cc", "Cs"))))
 def test_ordinary_text_is_unchanged_by_visible(text: str) -> None:
-    if not re.search("[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|##\\[", text):
+    if not RAW.search(text) and "##[" not in text:
         assert visible(text) == text
 
 

@@ -205,15 +205,19 @@ def test_a_failure_is_redacted_before_it_is_cut() -> None:
 
 
 class Raising:
+    """A backend whose every call raises ``outcome``, or returns it when it is a reply."""
+
     name, model = "raising", "m"
     base_url: str | None = None
     simulated, can_answer, can_generate = False, True, False
 
-    def __init__(self, error: Exception) -> None:
-        self.error = error
+    def __init__(self, outcome: Exception | Reply) -> None:
+        self.outcome = outcome
 
     async def call(self, call: Call) -> Reply:
-        raise self.error
+        if isinstance(self.outcome, Reply):
+            return self.outcome
+        raise self.outcome
 
     async def aclose(self) -> None:
         return None
@@ -225,3 +229,21 @@ def test_any_error_out_of_a_backend_becomes_a_redacted_failure() -> None:
         asyncio.run(backend.call(Call("answer", "x")))
     assert caught.value.kind == "malformed" and not leaked(str(caught.value))
     assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+def test_a_reply_past_model_reply_chars_is_a_failure_never_redacted_or_cached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 50 MB reply from a hostile endpoint costs no pass over it: refused at the boundary."""
+    from plugin_eval import budgets
+
+    monkeypatch.setattr(budgets, "MODEL_REPLY_CHARS", 40)
+    fits = Reply(text="x" * 20, tool="pick", tool_input={"a": "y" * 5})
+    assert asyncio.run(Redacted(Raising(fits), KEY).call(Call("answer", "x"))) == fits
+    big = Reply(text="x" * 20, tool="pick", tool_input={"a": "y" * 20})
+    with pytest.raises(CallFailed) as caught:
+        asyncio.run(Redacted(Raising(big), KEY).call(Call("answer", "x")))
+    assert caught.value.kind == "malformed" and not caught.value.retryable
+    assert str(caught.value) == (
+        "the reply has 53 characters, more than the 40 a run reads (MODEL_REPLY_CHARS)"
+    )

@@ -8,8 +8,10 @@ import os
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from plugin_eval import budgets
+from plugin_eval.cli import app
 from plugin_eval.config import Config
 from plugin_eval.discovery import SLUG_BYTES, discover
 from plugin_eval.marketplace import run_report
@@ -237,9 +239,6 @@ def test_half_a_surrogate_pair_in_json_is_a_replacement_character_not_a_crash(
 ) -> None:
     """`"\\ud800"` decodes to text no output can encode: in a plugin.json, a marketplace
     entry or an eval file it becomes U+FFFD, and every output of every item is written."""
-    from typer.testing import CliRunner
-
-    from plugin_eval.cli import app
     from plugin_eval.json_input import parse
 
     assert parse('{"name": "a\\ud800b", "x": ["\\udfff"], "ok": "\\ud83d\\ude00"}') == {
@@ -284,4 +283,122 @@ def test_a_symlinked_manifest_makes_no_plugin_and_is_said(tmp_path: Path) -> Non
     assert found.notes == [
         "q/.claude-plugin/plugin.json: a symlink or special file, not followed; the folder is "
         "not read as a plugin by it"
+    ]
+
+
+def test_names_that_are_not_utf8_are_escaped_in_json_sarif_and_the_report(
+    tmp_path: Path,
+) -> None:
+    """A folder or file name with bytes that are not UTF-8 (read as lone surrogates) is
+    carried as JSON \\u escapes and as the bytes' percent-encoding in a SARIF URI; it never
+    costs the skill beside it its report."""
+    root = tmp_path / "root"
+    skill = (
+        "---\nname: {0}\ndescription: Formats CSV reports. Use when exporting tables.\n---\n# T\n"
+    )
+    write_files(root, {"good/SKILL.md": skill.format("good")})
+    bad = os.fsencode(root) + b"/skill-\xff\xfe"
+    os.mkdir(bad)
+    with open(bad + b"/SKILL.md", "w", encoding="utf-8") as handle:
+        handle.write(skill.format("skill-x"))
+    os.mkdir(bad + b"/references")
+    with open(bad + b"/references/\xfe.md", "w", encoding="utf-8") as handle:
+        handle.write("# R\n")
+    runner = CliRunner()
+    shown = "skill-\udcff\udcfe"
+    result = runner.invoke(app, ["score", str(root), "-o", "json", "--fail-on", "none"])
+    assert result.exception is None, result.output
+    assert "\\udcff\\udcfe" in result.stdout
+    paths = [r["path"] for r in json.loads(result.stdout)["reports"]]
+    assert paths == [f"{root}/good", f"{root}/{shown}"]
+    result = runner.invoke(app, ["score", str(root), "-o", "sarif", "--fail-on", "none"])
+    assert result.exception is None, result.output
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in json.loads(result.stdout)["runs"][0]["results"]
+    }
+    assert f"file://{root}/skill-%FF%FE/SKILL.md" in uris
+    out = tmp_path / "out"
+    for _ in range(2):  # cold, then from the cache
+        done = runner.invoke(app, ["report", str(root), "--out", str(out), "--sarif", "--html"])
+        assert done.exception is None, done.output
+        rows = json.loads((out / "summary.json").read_text())["rows"]
+        assert sorted(r["path"] for r in rows) == ["good", shown]
+        assert not any(r.get("errored") for r in rows)
+
+
+@pytest.mark.parametrize("linked", [".", "badges", "skills"])
+def test_report_never_writes_or_removes_through_a_symlinked_out_folder(
+    tmp_path: Path, linked: str
+) -> None:
+    """An --out folder inside the scored checkout (as the weekly workflow has it) whose folder
+    or subfolder is a committed symlink, with an index naming a 'stale' file: the run stops
+    before scoring (exit 2) and the file the link reaches is left alone."""
+    root = tmp_path / "root"
+    write_files(root, {"sk/SKILL.md": SKILL.format(name="sk")})
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "precious.txt").write_text("keep")
+    out = root / "report"
+    if linked == ".":
+        out.symlink_to(victim)
+    else:
+        out.mkdir()
+        (out / linked).symlink_to(victim)
+    (victim / ".plugin-eval-index.json").write_text('{"badges/precious.txt": ["x"]}')
+    (out / ".plugin-eval-index.json").write_text('{"badges/precious.txt": ["x"]}')
+    done = CliRunner().invoke(app, ["report", str(root), "--out", str(out), "--no-cache"])
+    assert done.exit_code == 2
+    where = out if linked == "." else out / linked
+    assert f"--out {where}: cannot be written (a symlink; " in done.stderr
+    assert sorted(p.name for p in victim.iterdir()) == [".plugin-eval-index.json", "precious.txt"]
+
+
+def test_a_stale_name_below_a_report_subfolder_is_not_removed(tmp_path: Path) -> None:
+    """The index of a previous run names files this tool writes: one level below plugins/,
+    skills/ or badges/. A forged entry deeper than that removes nothing."""
+    root = tmp_path / "root"
+    write_files(root, {"sk/SKILL.md": SKILL.format(name="sk")})
+    out = tmp_path / "out"
+    keep = out / "badges" / "deep" / "keep.txt"
+    keep.parent.mkdir(parents=True)
+    keep.write_text("keep")
+    (out / ".plugin-eval-index.json").write_text('{"badges/deep/keep.txt": ["x"]}')
+    done = CliRunner().invoke(app, ["report", str(root), "--out", str(out), "--no-cache"])
+    assert done.exit_code == 0, done.output
+    assert keep.read_text() == "keep"
+
+
+def test_a_manifest_or_part_past_its_cap_is_said_not_misread(tmp_path: Path) -> None:
+    """A plugin.json or agent file over MAX_PART_BYTES is not read as JSON or frontmatter that
+    stops short ("Unterminated string"): the finding says it is too large."""
+    from plugin_eval.plugin import MAX_PART_BYTES
+
+    pad = "pad " * (MAX_PART_BYTES // 4)
+    manifest = json.dumps({"name": "csv-tools", "version": "1.0.0", "description": pad})
+    agent = f"---\nname: a\ndescription: Reviews CSV files.\n---\n\n{pad}\n"
+    write_files(
+        tmp_path / "p",
+        good_plugin(**{".claude-plugin__plugin.json": manifest, "agents__big.md": agent}),
+    )
+    found = [
+        (f.code, f.path, f.line, f.column, f.message)
+        for f in score_plugin(tmp_path / "p", Config(), "p").findings
+        if f.code in ("PE501", "PE601")
+    ]
+    assert found == [
+        (
+            "PE501",
+            "p/.claude-plugin/plugin.json",
+            1,
+            1,
+            ".claude-plugin/plugin.json is over 1 MiB (1,048,576 bytes); it was not read",
+        ),
+        (
+            "PE601",
+            "p/agents/big.md",
+            1,
+            1,
+            "big.md is over 1 MiB (1,048,576 bytes); only the start was read",
+        ),
     ]

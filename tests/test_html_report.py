@@ -100,6 +100,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]
     (root / "hostile" / "SKILL.md").write_text(
         HOSTILE_SKILL + "\nSee [a](references/a.md) and [b](references/b.md).\n"
     )
+    shutil.copytree(REPO / "corpus" / "csv-cleanup", root / "added-later")  # new in week 2
     history = base / "history"
     (history / "week1").mkdir(parents=True)
     shutil.copy(base / "week1" / "summary.json", history / "week1" / "summary.json")
@@ -282,6 +283,15 @@ def test_the_trend_reads_history_and_previous_once_each(tree: tuple[Page, Path])
     assert runs[0][0].startswith("2020-01-06") and runs[0][1:] == [str(len(older["rows"])), "50.00"]
     mean = section.find(f".//{SVG}desc")
     assert mean is not None and "mean score: 50.0, " in text_of(mean)
+
+
+def test_an_item_scored_in_the_last_run_only_is_new_not_unchanged(
+    tree: tuple[Page, Path],
+) -> None:
+    section = text_of(tree[0].section("trend"))
+    assert "; 1 scored in the last run only." in section
+    unchanged = [d for d in tree[0].section("trend").iter(XHTML + "details")]
+    assert unchanged and all("added-later" not in text_of(d) for d in unchanged)
 
 
 def test_a_broken_history_file_is_skipped_with_a_note(tree: tuple[Page, Path]) -> None:

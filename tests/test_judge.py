@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from plugin_eval.cli import app
 from plugin_eval.judge import agreement, material, verdict
 from plugin_eval.scoring.composite import DIMENSION_WEIGHTS, LAYER_BLENDS, penalty
-from tests.conftest import REPO, MakeSkill
+from tests.conftest import REPO, TEST_KEY, MakeSkill
 from tests.fake_llm_server import JUDGE_TOOL, VERDICT, FakeLLM, JudgeFault
 
 SKILL = REPO / "corpus" / "csv-cleanup"
@@ -188,6 +188,28 @@ def test_a_429_waits_what_the_server_asks(llm: FakeLLM) -> None:
     assert all(d["unusable"] == 0 for d in dims(report).values())
 
 
+@pytest.mark.parametrize("status", [401, 403, 404])
+def test_a_refused_key_or_unknown_endpoint_means_the_skill_could_not_be_scored(
+    llm: FakeLLM, status: int
+) -> None:
+    """As in the Monte Carlo layer: the run fails (exit 1) and says why, never a static score
+    that passes for a judged one."""
+    llm.judge_fail_next(*[JudgeFault("status", status)] * 3)
+    result = runner.invoke(
+        app,
+        [
+            "score", str(SKILL), "--depth", "standard", "-o", "json", "--judges", "1",
+            "--backend", "openai", "--base-url", f"{llm.url}/v1", "--model", "fake-judge",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["reports"] == []
+    (failure,) = data["failures"]
+    assert failure["error"].startswith("BackendBroken: the backend refused the judge's calls (")
+    assert TEST_KEY not in result.stdout + result.stderr
+
+
 def test_judges_that_disagree_give_a_spread_an_alpha_and_an_interval(llm: FakeLLM) -> None:
     llm.judge_fail_next(JudgeFault("shift", dimension="orchestration_fitness"))
     report = judge(llm)
@@ -266,6 +288,19 @@ def test_a_score_outside_its_band_is_refused() -> None:
     assert "no verdict" in (checked["triggering_accuracy"].problem or "")
 
 
+@pytest.mark.parametrize(
+    ("band", "score"), [(True, 0.4), ("2", 0.4), (2, "0.4"), (2, True), (2.5, 0.4)], ids=str
+)
+def test_a_band_or_score_of_the_wrong_type_is_refused(band: object, score: object) -> None:
+    """The tool schema asks for an integer band and a number score: true and strings are not
+    read as 1 or as numbers."""
+    shown = "a b c"
+    bad = {"band": band, "score": score, "evidence": ["a b"], "reason": ""}
+    assert verdict.check({"output_quality": bad}, shown)["output_quality"].verdict is None
+    whole = {"band": 2.0, "score": 0.4, "evidence": ["a b"], "reason": ""}
+    assert verdict.check({"output_quality": whole}, shown)["output_quality"].verdict is not None
+
+
 def test_quotes_match_after_whitespace_only() -> None:
     shown = material.normalised("Run   the\n  tool on *each* file.")
     ok = {"band": 3, "score": 0.7, "evidence": ["the tool on *each*", "nope"], "reason": ""}
@@ -290,6 +325,9 @@ def test_agreement_is_alpha_on_the_band_scale() -> None:
     assert mixed.alpha is not None and -1 <= mixed.alpha < 1
     assert mixed.interval is not None and mixed.interval[0] <= mixed.alpha <= mixed.interval[1]
     assert agreement.agreement([[3, 2, 3, 4], [3, 2, 1, 4], [0, 2, 3, None]]) == mixed
+    # Judges that never agree: no draw of one judge repeated lifts the interval to 1.
+    apart = agreement.agreement([[1, 1, 1, 1], [4, 4, 4, 4], [2, 2, 2, 2]])
+    assert apart.alpha is not None and apart.interval is not None and apart.interval[1] < 0
 
 
 def test_a_skill_addressing_evaluators_is_judged_with_the_caveat(

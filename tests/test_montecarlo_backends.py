@@ -170,6 +170,32 @@ def test_a_refused_key_stops_with_a_clear_message_and_never_shows_the_key(llm: F
     assert SECRET not in result.stdout + result.stderr
 
 
+@pytest.mark.parametrize("key", [f"{SECRET}\n", f" {SECRET} "], ids=["newline", "spaces"])
+def test_white_space_around_the_key_is_no_part_of_it(
+    llm: FakeLLM, monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    report = score(llm, "--runs", "10")
+    assert monte_carlo(report)["runs"] == 10
+    assert llm.headers[-1]["authorization"] == f"Bearer {SECRET}"
+
+
+def test_a_control_character_inside_the_key_is_said_before_any_call(
+    llm: FakeLLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET[:6] + "\x07" + SECRET[6:])
+    result = runner.invoke(
+        app,
+        ["score", str(TARGET), "--depth", "deep", "--backend", "openai",
+         "--base-url", f"{llm.url}/v1", "--model", "fake-router"],
+    )  # fmt: skip
+    assert result.exit_code == 2 and not llm.requests
+    assert "OPENAI_API_KEY holds white space or a control character inside the key" in (
+        result.stderr
+    )
+    assert SECRET[6:] not in result.stdout + result.stderr
+
+
 def test_the_key_is_never_written_to_the_report_or_the_cache(llm: FakeLLM, tmp_path: Path) -> None:
     report = score(llm, "--runs", "16")
     assert llm.headers[0]["authorization"] == f"Bearer {SECRET}"
@@ -192,6 +218,20 @@ def test_max_cost_stops_cleanly_with_partial_results(llm: FakeLLM) -> None:
     assert mc["runs"] == 10  # the first batch finishes; no call starts after the budget
     assert mc["usage"]["cost_usd"] >= 0.5
     assert any("results are partial" in note for note in report["notes"])
+
+
+def test_the_max_cost_note_names_the_limit_given_and_what_the_judge_spent(llm: FakeLLM) -> None:
+    judged = score(llm, "--price", "1000,1000", "--no-cache", depth="standard")
+    spent = judged["layers"][1]["judge"]["usage"]["cost_usd"]
+    limit = round(spent + 0.5, 6)
+    report = score(
+        llm, "--runs", "40", "--price", "1000,1000", "--max-cost", f"{limit}", "--no-cache"
+    )
+    assert report["layers"][1]["judge"]["usage"]["cost_usd"] == spent
+    assert any(
+        note.startswith(f"stopped at --max-cost {limit:g} USD (the judge spent {spent:g} of it)")
+        for note in report["notes"]
+    ), report["notes"]
 
 
 def test_ci_width_stops_once_every_interval_is_narrow(llm: FakeLLM) -> None:

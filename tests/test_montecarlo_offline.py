@@ -377,3 +377,13 @@ def test_save_evals_never_writes_in_place_of_a_symlink(tmp_path: Path) -> None:
         err.split()
     )
     assert (tmp_path / "mine.yaml").read_text() == "keep\n"
+
+
+def test_an_interval_without_width_is_said_even_when_a_few_resamples_differ() -> None:
+    """The note follows the interval shown (the central 95 %), not only draws that all agree."""
+    from plugin_eval.montecarlo.measuring import _no_width
+
+    same = {"triggering_accuracy": 1.0, "token_efficiency": 0.9}
+    odd = {"triggering_accuracy": 0.8, "token_efficiency": 0.9}
+    assert _no_width([same] * 1960 + [odd] * 40)  # 2 % differ: the central 95 % is one value
+    assert not _no_width([same] * 1800 + [odd] * 200)

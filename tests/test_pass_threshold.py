@@ -74,6 +74,21 @@ def test_weights_summing_to_95_percent_are_rejected_at_the_table(tmp_path: Path)
     ]
 
 
+def test_a_weight_without_a_percent_sign_is_reported_at_its_row(tmp_path: Path) -> None:
+    """A bare 30 is not read as 30 % in silence, nor 0.30 as 0.3 %: each is named at its row."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    for given, why in (
+        ("30", "is not a percentage: write it as 30%"),
+        ("0.30", "is a fraction: write it as a percentage, 30%"),
+    ):
+        path = _edited(tmp_path, text, ("| Hook strength | 30% |", f"| Hook strength | {given} |"))
+        result = runner.invoke(app, ["benchmark", "validate", str(path)])
+        assert result.exit_code == 1
+        assert result.stdout.splitlines()[0] == (
+            f"{path}:11: weight '{given}' of 'Hook strength' {why}"
+        )
+
+
 @pytest.mark.parametrize(
     ("swap", "expected"),
     [
@@ -116,9 +131,19 @@ def test_fractions_for_weights_are_told_to_be_per_cents(tmp_path: Path) -> None:
     weights = [("30%", "0.30"), ("25%", "0.25"), ("20%", "0.20"), ("15%", "0.15"), ("10%", "0.10")]
     for old, new in weights:
         text = text.replace(f"| {old} |", f"| {new} |")
-    result = runner.invoke(app, ["benchmark", "validate", str(_edited(tmp_path, text))])
+    path = _edited(tmp_path, text)
+    result = runner.invoke(app, ["benchmark", "validate", str(path)])
+    lines = result.stdout.splitlines()
+    assert (
+        f"{path}:11: weight '0.30' of 'Hook strength' is a fraction: write it as a " in (lines[0])
+    )
+    assert sum("is a fraction: write it as a percentage" in line for line in lines) == 5
+    written = text.replace("| 0.30 |", "| 0.30% |").replace("| 0.25 |", "| 0.25% |")
+    for old in ("0.20", "0.15", "0.10"):
+        written = written.replace(f"| {old} |", f"| {old}% |")
+    both = runner.invoke(app, ["benchmark", "validate", str(_edited(tmp_path, written))])
     assert "weights sum to 1 %, not 100 %: write per cents (25%), not fractions (0.25)" in (
-        result.stdout
+        both.stdout
     )
 
 
@@ -383,6 +408,8 @@ def test_report_gives_every_item_the_verdict_and_fails_under_it(tmp_path: Path) 
     args = ["report", str(root), "--out", str(out), "--no-cache", "-j", "1"]
     result = runner.invoke(app, [*args, "--pass-threshold", "industry"])
     assert result.exit_code == 1
+    # The run says why it failed, as `score` does.
+    assert f"exit 1: 1 item under the pass threshold 65 (see {out}/summary.md)" in result.stderr
     item = json.loads((out / "skills" / "log-triage.json").read_text())
     assert (item["passThreshold"], item["passed"]) == (65.0, False)
     summary = json.loads((out / "summary.json").read_text())
@@ -391,6 +418,28 @@ def test_report_gives_every_item_the_verdict_and_fails_under_it(tmp_path: Path) 
         (out / "summary.md").read_text()
     )
     assert runner.invoke(app, args).exit_code == 0  # no pass threshold, nothing fails
+
+
+def test_report_says_how_many_items_could_not_be_scored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plugin_eval import marketplace
+    from plugin_eval.engine import score_document as score
+
+    root = tmp_path / "tree"
+    for name in ("csv-cleanup", "log-triage"):
+        shutil.copytree(REPO / "corpus" / name, root / name)
+
+    def broken(doc: Any, *args: Any, **kwargs: Any) -> Any:
+        if doc.folder.name == "log-triage":
+            raise RuntimeError("internal error")
+        return score(doc, *args, **kwargs)
+
+    monkeypatch.setattr(marketplace, "score_document", broken)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["report", str(root), "--out", str(out), "--no-cache", "-j", "1"])
+    assert result.exit_code == 1
+    assert f"exit 1: 1 item could not be scored (see Errors in {out}/summary.md)" in result.stderr
 
 
 # Hostile text
@@ -434,3 +483,21 @@ def test_hostile_skill_text_in_feedback_stays_escaped(tmp_path: Path) -> None:
         "&#x27;&lt;script&gt;alert(1)&lt;/script&gt; [x](https://e.vil) \\x1b[31m&#x27;"
         in problem(html.replace("<li>", "\n<li>").split("\n"), "<li>问题")
     )
+
+
+def test_a_dimension_weighed_zero_is_neither_strong_nor_weak_nor_a_strength() -> None:
+    """A benchmark file that leaves a dimension out weighs it 0: it counts for nothing, so it
+    is not listed among the strong or weak ones, nor in the feedback or the 优点 line."""
+    from plugin_eval.config import Config
+    from plugin_eval.engine import score_skill
+    from plugin_eval.report.model import build_report
+
+    weights = {**DIMENSION_WEIGHTS, "token_efficiency": 0.0}
+    result = score_skill(REPO / "corpus" / "csv-cleanup", Config(weights=weights), "csv-cleanup")
+    report = build_report(result, "2026-01-01T00:00:00Z", 60)
+    dims = {d.name: d for d in report.composite.dimensions}
+    assert dims["token_efficiency"].score == 1.0  # measured, and the best it could be
+    assert "token_efficiency" not in report.strong_dimensions + report.weak_dimensions
+    assert "token_efficiency" not in report.overall_feedback
+    plain = build_report(score_skill(REPO / "corpus" / "csv-cleanup", Config(), "c"), "t", 60)
+    assert "token_efficiency" in plain.strong_dimensions

@@ -308,6 +308,33 @@ def test_compare_against_a_revision_never_touches_the_work_tree(tmp_path: Path) 
     assert bad.exit_code == 2
 
 
+def test_compare_against_a_revision_applies_per_path_ignores_to_the_revision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copy read from the revision is configured as the folder it was read from: an
+    unchanged skill whose finding a per-path-ignores pattern suppresses compares as a tie."""
+    repo = tmp_path / "repo"
+    write_files(
+        repo,
+        {
+            "skills/pdf-a/SKILL.md": skill("pdf-a").replace("---\n\n", "version: 2\n---\n\n", 1),
+            ".plugin-eval.toml": '[per-path-ignores]\n"skills/pdf-*" = ["PE108"]\n',
+        },
+    )
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one")
+    monkeypatch.chdir(repo)
+    result = runner.invoke(app, ["compare", "skills/pdf-a", "--against", "HEAD", "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["a"]["score"] == data["b"]["score"]
+    assert data["only_in_a"] == data["only_in_b"] == []
+    monkeypatch.chdir(tmp_path)  # the patterns are the configuration file's, from anywhere
+    again = runner.invoke(app, ["compare", "repo/skills/pdf-a", "--against", "HEAD", "-o", "json"])
+    assert json.loads(again.stdout)["only_in_a"] == []
+
+
 def test_github_integration_files_are_valid_and_call_real_commands() -> None:
     commands = {c.name for c in app.registered_commands}
     files = [
@@ -329,6 +356,30 @@ def test_github_integration_files_are_valid_and_call_real_commands() -> None:
     assert (
         action["runs"]["using"] == "composite" and {"path", "threshold"} <= action["inputs"].keys()
     )
+
+
+def test_the_weekly_workflow_keeps_last_weeks_baseline_when_no_report_was_written(
+    tmp_path: Path,
+) -> None:
+    """`report` exits 2 and writes nothing on a usage or configuration error; the steps that
+    run always then leave the baseline as it was and say in the summary why there is none."""
+    weekly = yaml.safe_load((REPO / ".github" / "workflows" / "weekly-report.yml").read_text())
+    steps = {s.get("name"): s["run"] for s in weekly["jobs"]["report"]["steps"] if "run" in s}
+    write_files(tmp_path, {"previous-report/summary.json": "{}"})
+    summary = tmp_path / "step-summary.md"
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(summary)}
+    for name in ("Job summary", "Keep this report for next week"):
+        done = subprocess.run(
+            ["bash", "-eo", "pipefail", "-c", steps[name]], cwd=tmp_path, env=env, check=False
+        )
+        assert done.returncode == 0, name
+    assert (tmp_path / "previous-report" / "summary.json").read_text() == "{}"
+    assert "No report was written" in summary.read_text()
+    write_files(tmp_path, {"plugin-eval-report/summary.json": "[]"})
+    subprocess.run(
+        ["bash", "-c", steps["Keep this report for next week"]], cwd=tmp_path, check=True
+    )
+    assert (tmp_path / "previous-report" / "summary.json").read_text() == "[]"
 
 
 @pytest.mark.skipif(not CORPUS_REAL.exists(), reason="shared corpus-real not present")
@@ -427,3 +478,40 @@ def test_a_score_read_back_from_disk_is_one_a_report_could_hold() -> None:
         None,
         None,
     ]
+
+
+def test_a_shown_delta_is_the_difference_of_the_shown_scores() -> None:
+    from plugin_eval.compare import delta_text, number_text
+    from plugin_eval.scoring.composite import shown_delta
+
+    a, b = 71.45, 52.62  # shown as 71.5 and 52.6
+    assert (number_text(a), number_text(b)) == ("71.5", "52.6")
+    assert delta_text(shown_delta(a, b)) == "-18.9"
+    assert shown_delta(None, b) is None
+    assert delta_text(shown_delta(34.6, 47.35)) == "+12.8"
+
+
+def test_a_composite_resting_on_a_sliver_of_the_weight_says_so(tmp_path: Path) -> None:
+    """Seed 002 renormalises over the measured dimensions, so a plugin of one short command
+    can score 98: the report and a comparison say what the composite rests on."""
+    write_files(
+        tmp_path / "tiny",
+        {
+            ".claude-plugin/plugin.json": '{"name": "tiny", "version": "1.0.0"}',
+            "commands/notes.md": "---\ndescription: Write release notes\n---\n\nWrite notes.\n",
+        },
+    )
+    note = (
+        "the composite rests on 5% of the dimension weight (structural_completeness, "
+        "ecosystem_coherence): the other dimensions are unmeasured, and the badge says little"
+    )
+    result = runner.invoke(app, ["score", str(tmp_path / "tiny"), "-o", "json"])
+    assert json.loads(result.stdout)["notes"] == [note]
+    assert f"note: {tmp_path / 'tiny'}: {note}" in " ".join(result.stderr.split())
+    write_files(tmp_path / "a", {"SKILL.md": skill("a")})
+    compared = runner.invoke(app, ["compare", str(tmp_path / "a"), str(tmp_path / "tiny")])
+    assert f"note: {note}" in " ".join(compared.stdout.split())
+    assert (
+        json.loads(runner.invoke(app, ["score", str(tmp_path / "a"), "-o", "json"]).stdout)["notes"]
+        == []
+    )

@@ -2,8 +2,9 @@
 
 The units are the skill's judged dimensions, the coders its judges, the values the bands 0–4,
 compared as ordinal data (the ``krippendorff`` package). The interval resamples the judges
-with replacement (``RESAMPLES`` times, a fixed seed) and takes the central 95 % of the alphas
-that are defined. Alpha is undefined (None) with fewer than two judges, or when every judge
+with replacement (``RESAMPLES`` times, a fixed seed), leaves out the draws of a single judge
+repeated (one judge agrees with itself), and takes the central 95 % of the alphas that are
+defined. Alpha is undefined (None) with fewer than two judges, or when every judge
 gave every dimension the same band: there is then no disagreement to measure and no spread of
 bands to measure it against.
 """
@@ -58,7 +59,10 @@ def agreement(bands: Sequence[Sequence[int | None]]) -> Agreement:
     if point is None:
         return Agreement(None, None, judges, units)
     rng = np.random.default_rng(SEED)
-    draws = [_alpha(data[rng.integers(0, judges, judges)]) for _ in range(RESAMPLES)]
+    picks = (rng.integers(0, judges, judges) for _ in range(RESAMPLES))
+    # A draw of one judge over and over agrees with itself, not with another judge: it
+    # measures nothing and is left out (with three judges, one draw in nine).
+    draws = [_alpha(data[p]) for p in picks if len(set(p.tolist())) > 1]
     bounds = central([d for d in draws if d is not None])
     interval = None if bounds is None else (min(bounds[0], point), max(bounds[1], point))
     return Agreement(round(point, 4), _rounded(interval), judges, units)

@@ -258,16 +258,10 @@ def run_judge(
     try:
         judgements, usage, models = asyncio.run(_collect(shown, settings, messages))
     except BackendBroken as err:
-        why = f"the backend refused the judge's calls ({err})"
-        return LayerOutcome(
-            Layer.JUDGE,
-            {},
-            {},
-            {},
-            None,
-            notes=(f"the judge layer did not run: {why}",),
-            not_run=why,
-        )
+        # As in the Monte Carlo layer: a refused key, an unknown model or endpoint, or one
+        # that cannot be reached stops the skill ("could not be scored", exit 1), never a
+        # static score that passes for a judged one.
+        raise BackendBroken(f"the backend refused the judge's calls ({err})") from None
     caps = {name: static[name] for name in static} if caveat else {}
     dims = tuple(_dimension(d.name, judgements, caps.get(d.name)) for d in DIMENSIONS)
     measured = {d.name: d.score for d in dims if d.score is not None}

@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from plugin_eval.judge.material import normalised
 from plugin_eval.judge.rubric import DIMENSIONS, band_bounds, band_of
@@ -28,10 +35,19 @@ TOOL_NAME = "record_judgement"
 class DimensionVerdict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    band: int = Field(ge=0, le=4)
-    score: float = Field(ge=0.0, le=1.0)
+    # Strict, as the tool schema says (integer, number): true is no score and "4" no band.
+    band: int = Field(ge=0, le=4, strict=True)
+    score: float = Field(ge=0.0, le=1.0, strict=True)
     evidence: list[str] = Field(min_length=1, max_length=3)
     reason: str = Field(default="", max_length=REASON_CHARS)
+
+    @field_validator("band", mode="before")
+    @classmethod
+    def _whole_band(cls, value: object) -> object:
+        """A band written 3.0 is the integer 3 (JSON has one kind of number)."""
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
 
     @model_validator(mode="after")
     def _score_in_band(self) -> DimensionVerdict:

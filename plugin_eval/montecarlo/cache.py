@@ -17,6 +17,7 @@ from pathlib import Path
 
 from plugin_eval import sqlite_files
 from plugin_eval.montecarlo.backends.base import Call, Reply
+from plugin_eval.report.neutral import json_text
 
 # 2: replies are stored redacted; a format-1 row may hold a key a server echoed, so none is read.
 FORMAT = "2"
@@ -109,7 +110,9 @@ class ResponseCache:
         try:
             self._db.execute(
                 "INSERT OR REPLACE INTO responses (key, reply) VALUES (?, ?)",
-                (key, json.dumps(data, sort_keys=True, ensure_ascii=False)),
+                # A reply may hold a lone surrogate (half an emoji cut at max_tokens), which
+                # SQLite cannot encode: json_text writes it as a \u escape, the same data.
+                (key, json_text(json.dumps(data, sort_keys=True, ensure_ascii=False))),
             )
         except sqlite3.DatabaseError as err:
             self._without(err)

@@ -256,11 +256,11 @@ def measure(c: Collected) -> LayerOutcome:
             "and descriptions, not decided by a model; output quality, consistency, robustness "
             "and token efficiency need a model backend (--backend anthropic|openai)",
         )
-    if resamples and all(r == resamples[0] for r in resamples):
+    if resamples and _no_width(resamples):
         notes.append(
-            f"all {len(pp.decided)} prompts gave the same outcome in every run, so the "
-            "bootstrap interval has no width; the Wilson intervals of precision and recall "
-            "show what that many prompts can tell"
+            f"the {len(pp.decided)} prompts gave the same outcome in at least 95 % of the "
+            "bootstrap resamples, so the interval has no width; the Wilson intervals of "
+            "precision and recall show what that many prompts can tell"
         )
     if c.stop_reason == "ci_width":
         notes.append(
@@ -268,8 +268,10 @@ def measure(c: Collected) -> LayerOutcome:
             f"narrower than {c.settings.ci_width:g}"
         )
     elif c.stop_reason == "max_cost":
+        given, judged = c.settings.max_cost or 0.0, c.settings.spent_before
+        spent = f" (the judge spent {judged:g} of it)" if judged else ""
         notes.append(
-            f"stopped at --max-cost {c.settings.max_cost:g} USD after {len(c.records)} of "
+            f"stopped at --max-cost {given + judged:g} USD{spent} after {len(c.records)} of "
             f"{c.planned} runs: results are partial"
         )
     detail = MonteCarloResult(
@@ -308,6 +310,16 @@ def measure(c: Collected) -> LayerOutcome:
         resamples=resamples,
         monte_carlo=detail,
     )
+
+
+def _no_width(resamples: Sequence[Mapping[str, float]]) -> bool:
+    """Whether the central 95 % of the resampled scores is one value for every dimension:
+    the interval a composite gets from them has no width (not only when all draws agree)."""
+    for name in resamples[0]:
+        bounds = central([r[name] for r in resamples if name in r])
+        if bounds is None or bounds[0] != bounds[1]:
+            return False
+    return True
 
 
 def _evidence(

@@ -35,6 +35,8 @@ class MonteCarloSettings:
     use_cache: bool = True
     cache_path: Path | None = None
     max_cost: float | None = None
+    # What the judge spent of --max-cost before this layer: max_cost is what it left.
+    spent_before: float = 0.0
     ci_width: float | None = None
     against: Path | None = None
     save_evals: Path | None = None

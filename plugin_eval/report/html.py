@@ -32,7 +32,7 @@ from plugin_eval.report.scored import (
     result_block,
 )
 from plugin_eval.scoring.composite import label as rubric_label
-from plugin_eval.scoring.composite import whole
+from plugin_eval.scoring.composite import shown_delta, whole
 
 if TYPE_CHECKING:
     from plugin_eval.report.summary import Run
@@ -532,7 +532,7 @@ def _changes(
             f"<tr><td>{_item(d['name'], d['path'], anchors)}</td>"
             f'<td class="num {band(d["before"])}">{d["before"]:.1f}</td>'
             f'<td class="num {band(d["after"])}">{d["after"]:.1f}</td>'
-            f'<td class="num">{_delta(d["delta"])}</td>'
+            f'<td class="num">{_delta(shown_delta(d["before"], d["after"]) or 0.0)}</td>'
             f"<td>{_pill(d['badge_before'])}"
             + ("" if d["badge_before"] == d["badge_after"] else f" → {_pill(d['badge_after'])}")
             + "</td></tr>"
@@ -608,10 +608,14 @@ def _trend(runs: Sequence[Run], anchors: Mapping[str, str]) -> list[str]:
             _figure(charts.trend(stamps, series, "Items whose score moved most", legend=True))
         )
     moved = [line for line in lines if line[4]]
-    still = [line for line in lines if not line[4]]
+    # An item scored in one run only has no move to show: new, not unchanged.
+    new = {line[1] for line in lines if sum(v is not None for v in line[3]) < 2}
+    still = [line for line in lines if not line[4] and line[1] not in new]
     out += [
         "<h4>Each item's score over the runs</h4>",
-        f"<p>{len(moved)} of {len(lines)} item(s) moved; largest moves first.</p>",
+        f"<p>{len(moved)} of {len(lines)} item(s) moved; largest moves first"
+        + (f"; {len(new)} scored in the last run only." if new else ".")
+        + "</p>",
     ]
     head = [
         "item",
@@ -621,13 +625,14 @@ def _trend(runs: Sequence[Run], anchors: Mapping[str, str]) -> list[str]:
     ]
     if moved:
         rows = []
-        for _, path, name, values, change in moved[:MAX_ROWS]:
+        for _, path, name, values, _ in moved[:MAX_ROWS]:
             known = [v for v in values if v is not None]
             spark = charts.sparkline(values, f"{charts.label(name)}: score per run")
             rows.append(
                 f"<tr><td>{_item(name, path, anchors)}</td>"
                 f'<td class="num">{known[0]:.1f}</td><td class="num">{known[-1]:.1f}</td>'
-                f'<td class="num">{_delta(change)}</td><td>{spark.svg}</td>'
+                f'<td class="num">{_delta(shown_delta(known[0], known[-1]) or 0.0)}</td>'
+                f"<td>{spark.svg}</td>"
                 f'<td class="muted">{esc(spark.text)}</td></tr>'
             )
         out += _table([*head, "over the runs", "per run"], rows)

@@ -8,7 +8,7 @@ from typing import Any
 
 from plugin_eval.report.formats import RenderOptions, Verdict
 from plugin_eval.report.model import Batch, BatchReport, FailureOut, VerdictOut
-from plugin_eval.report.neutral import json_text
+from plugin_eval.report.neutral import json_text, model_json
 from plugin_eval.report.scored import below_threshold
 from plugin_eval.rules.base import RuleDoc
 
@@ -20,7 +20,7 @@ def render_batch(batch: Batch, options: RenderOptions) -> str:
     if batch.single and len(batch.reports) == 1 and not batch.failures:
         report = batch.reports[0]
         if verdict is None:
-            return json_text(report.model_dump_json(indent=2)) + "\n"
+            return json_text(model_json(report, indent=2)) + "\n"
         data = {**report.model_dump(mode="json"), "verdict": verdict.model_dump(mode="json")}
         return json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
     payload = BatchReport(
@@ -29,7 +29,7 @@ def render_batch(batch: Batch, options: RenderOptions) -> str:
         failures=[FailureOut(path=f.path, error=f.error) for f in batch.failures],
         verdict=verdict,
     )
-    return json_text(payload.model_dump_json(indent=2)) + "\n"
+    return json_text(model_json(payload, indent=2)) + "\n"
 
 
 def _verdict(batch: Batch, verdict: Verdict) -> VerdictOut | None:

@@ -13,7 +13,7 @@ from plugin_eval.report.neutral import markdown_code, markdown_text
 from plugin_eval.report.scored import badge_text, below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
-from plugin_eval.scoring.composite import whole
+from plugin_eval.scoring.composite import shown_delta, whole
 
 
 def render(report: Report, explain: bool = False) -> str:
@@ -222,12 +222,18 @@ def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
         f"## Compare: A {markdown_code(a['path'], table=False)} "
         f"vs B {markdown_code(b['path'], table=False)}",
         "",
+        *(
+            f"Note on {side.upper()}: {markdown_text(note, table=False)}.\n"
+            for side in ("a", "b")
+            for note in data[side]["notes"]
+        ),
         "| | A | B | Δ (B − A) | winner |",
         "|---|---:|---:|---:|---|",
     ]
     for r in data["rows"]:
         out.append(
-            f"| {r['name']} | {number_text(r['a'])} | {number_text(r['b'])} | {delta_text(r['delta'])} | "
+            f"| {r['name']} | {number_text(r['a'])} | {number_text(r['b'])} | "
+            f"{delta_text(shown_delta(r['a'], r['b']))} | "
             f"{r['winner']} |"
         )
     for key, label in (("only_in_a", "Only in A"), ("only_in_b", "Only in B")):

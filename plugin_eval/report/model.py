@@ -360,8 +360,10 @@ def _dimensions(
         )
         for d in c.dimensions
     ]
+    # A dimension weighed 0 (a benchmark file leaves it out) is neither weak nor strong.
     measured = sorted(
-        (d for d in dims if d.score is not None), key=lambda d: (d.score or 0, d.name)
+        (d for d in dims if d.score is not None and d.weight > 0),
+        key=lambda d: (d.score or 0, d.name),
     )
     weak = [d.name for d in measured if (d.score or 0) * 100 < comp.WEAK_BELOW]
     strong = [d.name for d in reversed(measured) if (d.score or 0) * 100 >= comp.STRONG_FROM]
@@ -468,7 +470,7 @@ def build_report(
         name=result.name,
         depth=result.depth,
         layers_not_run=list(result.layers_not_run),
-        notes=list(result.notes),
+        notes=_notes(result.notes, c),
         layers=[
             Layer(
                 layer="static",
@@ -483,6 +485,12 @@ def build_report(
         findings=[finding_out(f) for f in result.findings],
         counts=_counts(result.findings, result.suppressed),
     )
+
+
+def _notes(said: Iterable[str], c: comp.CompositeResult) -> list[str]:
+    """The notes of a run, and one on a composite resting on a small share of the weight."""
+    thin = comp.coverage_note(c.dimensions)
+    return [*said, *([thin] if thin else [])]
 
 
 def _outcome_layer(outcome: LayerOutcome) -> list[Layer]:
@@ -528,6 +536,7 @@ def build_plugin_report(
         path=result.path,
         name=result.name,
         depth=result.depth,
+        notes=_notes((), c),
         layers=[
             Layer(
                 layer="static",

@@ -8,7 +8,9 @@ stderr, go through these functions and nothing else.
 
 The convention shared by every context (``visible``): control characters (C0 but the tab,
 DEL, C1), bidirectional overrides and isolates, line and paragraph separators and lone
-surrogates are shown as the escape Python writes them with (``\\x1b``, ``\\n``, ``\\u202e``),
+surrogates, and the format characters that show nothing (zero-width spaces and joiners, the
+word joiner, the soft hyphen, the byte order mark, Unicode tag characters) are shown as the
+escape Python writes them with (``\\x1b``, ``\\n``, ``\\u202e``, ``\\u200b``),
 and the legacy GitHub Actions command opener ``##[`` as ``#\\x23[``. A field therefore never
 spans two lines. A backslash already in the text is left alone: the escapes are for reading,
 not for decoding.
@@ -17,19 +19,29 @@ not for decoding.
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Iterator
 from typing import Literal
 
+from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
+
 from plugin_eval import regexes
 from plugin_eval.textsearch import LazyRegex
 
+# Format characters that show nothing: the soft hyphen, the Mongolian vowel separator, the
+# zero-width space, non-joiner and joiner, the word joiner and invisible operators, the byte
+# order mark, the interlinear annotation marks and the tag characters (invisible letters that
+# can carry hidden text). Shown, 'pdf' and 'pdf\u200b' are two names, and hidden text is seen.
+_INVISIBLE = "\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\ufff9-\ufffb\U000e0000-\U000e007f"
 # C0 but the tab, DEL and C1; the Unicode bidi marks, embeddings, overrides and isolates; the
-# line and paragraph separators; lone surrogates (undecodable bytes of a file name); and
-# "##[", which the Actions runner reads as a command anywhere in a line.
+# line and paragraph separators; lone surrogates (undecodable bytes of a file name); the
+# invisible format characters; and "##[", which the Actions runner reads as a command
+# anywhere in a line.
 _HIDDEN = regexes.compile(
     "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-    "\ud800-\udfff]|##\\["
+    f"\ud800-\udfff{_INVISIBLE}]|##\\["
 )
 _NAMED = {"\n": "\\n", "\r": "\\r"}
 
@@ -39,6 +51,8 @@ def _shown(match: re.Match[str]) -> str:
     if found == "##[":
         return "#\\x23["
     code = ord(found)
+    if code > 0xFFFF:
+        return f"\\U{code:08x}"
     return _NAMED.get(found) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
@@ -171,13 +185,20 @@ def markdown_code(text: str, table: bool = True) -> str:
 
 
 _JSON_HIDDEN = LazyRegex(
-    "[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]|##\\["
+    "[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+    f"{_INVISIBLE}]|##\\["
 )
 
 
 def _json_escape(match: re.Match[str]) -> str:
     found = match.group()
-    return "#\\u0023[" if found == "##[" else f"\\u{ord(found):04x}"
+    if found == "##[":
+        return "#\\u0023["
+    code = ord(found)
+    if code > 0xFFFF:  # JSON escapes a character outside the BMP as its surrogate pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 def json_text(serialised: str) -> str:
@@ -185,6 +206,22 @@ def json_text(serialised: str) -> str:
     act on (DEL, C1, bidi, separators, lone surrogates) and '##[' written as \\u escapes:
     the same data, since they can only stand inside strings."""
     return _JSON_HIDDEN.rx.sub(_json_escape, serialised)
+
+
+def model_json(model: BaseModel, indent: int | None = None) -> str:
+    """``model`` as pydantic writes it as JSON; when a string holds a lone surrogate (an
+    undecodable byte of a file name), which pydantic cannot encode, the same data written by
+    ``json``, for ``json_text`` to escape (read such text back with ``json.loads``)."""
+    try:
+        return model.model_dump_json(indent=indent)
+    except PydanticSerializationError:
+        data = model.model_dump(mode="json")
+        return json.dumps(
+            data,
+            ensure_ascii=False,
+            indent=indent,
+            separators=(",", ":") if indent is None else None,
+        )
 
 
 def html_text(text: str) -> str:

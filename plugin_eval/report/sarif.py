@@ -159,7 +159,9 @@ def _result(f: FindingOut, rule_index: int, report: Scored, seen: Counter[str]) 
         physical["region"] = region
     # Stable across edits that only move the finding: code, file and message, not the line;
     # the occurrence number keeps two identical findings in one file apart.
-    digest = hashlib.sha256(f"{f.code}\0{f.path}\0{f.message}".encode()).hexdigest()[:32]
+    digest = hashlib.sha256(
+        f"{f.code}\0{f.path}\0{f.message}".encode("utf-8", "surrogatepass")
+    ).hexdigest()[:32]
     seen[digest] += 1
     return {
         "ruleId": f.code,
@@ -174,10 +176,15 @@ def _result(f: FindingOut, rule_index: int, report: Scored, seen: Counter[str]) 
 
 def _artifact(path: str) -> dict[str, str]:
     """A relative path stays relative to %SRCROOT%; an absolute one becomes a file: URI."""
-    posix = PurePosixPath(path)
-    if posix.is_absolute():
-        return {"uri": posix.as_uri()}
-    return {"uri": quote(path, safe="/"), "uriBaseId": SRCROOT}
+    # A name that is not UTF-8 holds lone surrogates: its bytes are percent-encoded as they
+    # are on disk (or, for a surrogate no byte made, as UTF-8 would have written it).
+    try:
+        raw = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = path.encode("utf-8", "surrogatepass")
+    if PurePosixPath(path).is_absolute():
+        return {"uri": "file://" + quote(raw, safe="/")}
+    return {"uri": quote(raw, safe="/"), "uriBaseId": SRCROOT}
 
 
 def _score(report: Scored) -> dict[str, Any]:

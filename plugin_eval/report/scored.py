@@ -156,8 +156,10 @@ def result_block(report: Report) -> ResultBlock | None:
     if threshold is None:
         return None
     c = report.composite
+    # A dimension a benchmark file weighs 0 counts for nothing: neither strength nor advice.
     measured = sorted(
-        (d for d in c.dimensions if d.score is not None), key=lambda d: (d.score or 0.0, d.name)
+        (d for d in c.dimensions if d.score is not None and d.weight > 0),
+        key=lambda d: (d.score or 0.0, d.name),
     )
     if report.passed:
         best = [d for d in reversed(measured) if (d.score or 0.0) * 100 >= STRONG_FROM]

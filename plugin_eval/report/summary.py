@@ -21,8 +21,8 @@ from plugin_eval.json_input import JsonInputError
 from plugin_eval.json_input import parse as parse_json
 from plugin_eval.output_files import replacing, write_text
 from plugin_eval.report.model import SummaryRow
-from plugin_eval.report.neutral import markdown_code, markdown_text
-from plugin_eval.scoring.composite import whole
+from plugin_eval.report.neutral import json_text, markdown_code, markdown_text, model_json
+from plugin_eval.scoring.composite import shown_delta, whole
 from plugin_eval.vocabulary import Kind
 from plugin_eval.walk import read_file
 
@@ -50,7 +50,7 @@ class RowStore:
         self._index: list[tuple[bool, str, int, int]] = []
 
     def add(self, row: SummaryRow) -> None:
-        data = row.model_dump_json().encode("utf-8", "surrogateescape")
+        data = json_text(model_json(row)).encode("utf-8")
         self._index.append((row.kind is not Kind.PLUGIN, row.path, self._file.tell(), len(data)))
         self._file.write(data + b"\n")
 
@@ -65,7 +65,7 @@ class RowStore:
         self._file.flush()
         for _, _, offset, length in sorted(self._index):
             self._file.seek(offset)
-            yield SummaryRow.model_validate_json(self._file.read(length))
+            yield SummaryRow.model_validate(json.loads(self._file.read(length)))
         self._file.seek(0, 2)
 
     def close(self) -> None:
@@ -509,7 +509,7 @@ def _changes_md(ch: dict[str, Any], listed: list[tuple[str, str, str]]) -> list[
             )
             out.append(
                 f"| {markdown_text(d['name'])} ({markdown_code(d['path'])}) | {d['before']:.1f} | "
-                f"{d['after']:.1f} | {d['delta']:+.1f} | {badge} |"
+                f"{d['after']:.1f} | {shown_delta(d['before'], d['after']) or 0:+.1f} | {badge} |"
             )
         out.append("")
     for label, key in (("Added", "added"), ("Removed", "removed")):

@@ -30,7 +30,7 @@ from plugin_eval.report.neutral import command_free, terminal, visible
 from plugin_eval.report.scored import badge_text, below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
-from plugin_eval.scoring.composite import whole
+from plugin_eval.scoring.composite import shown_delta, whole
 from plugin_eval.textsearch import one_line
 from plugin_eval.vocabulary import Kind
 
@@ -612,6 +612,8 @@ def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
         tail = f"  {item['score']:.1f} {item['badge']} ({item['grade']})"
         path = _fit(item["path"], width - 3 - cell_len(tail), width - 3)
         console.print(Hanging(f"{side}  {path}{terminal(tail)}", 3))
+        for note in item["notes"]:
+            console.print(Hanging(f"   [yellow]note:[/] {terminal(note)}", 9))
     console.print()
     console.print(f"{'':26} {'A':>7} {'B':>7} {'Δ':>7}  winner")
     for r in data["rows"]:
@@ -619,7 +621,7 @@ def render_comparison(data: dict[str, Any], options: RenderOptions) -> str:
         console.print(
             Hanging(
                 f"{r['name']:26} {number_text(r['a']):>7} {number_text(r['b']):>7} "
-                f"{delta_text(r['delta']):>7}  [{colour}]{r['winner']}[/]",
+                f"{delta_text(shown_delta(r['a'], r['b'])):>7}  [{colour}]{r['winner']}[/]",
                 2,
             )
         )

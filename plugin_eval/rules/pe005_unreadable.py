@@ -21,7 +21,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for problem in doc.problems:
         fix = _FIXES.get(problem.kind)
         if fix is not None:
-            yield RULE.finding(problem.message, problem.line, problem.column, fix)
+            yield RULE.finding(problem.message, problem.line, problem.column, problem.fix or fix)
 
 
 RULE = Rule(
@@ -32,8 +32,9 @@ RULE = Rule(
     subscore="frontmatter_quality",
     summary="SKILL.md is UTF-8 text (a BOM and CRLF line ends are fine), not binary and not "
     "absurdly large: past 4 MiB it is not read, past MARKDOWN_LINES body lines it is not "
-    "parsed as Markdown, and a paragraph past INLINE_MARKS link, code and HTML marks is read "
-    "as plain text; each cut is reported where it falls.",
+    "parsed as Markdown, nor from the table row that passes TABLE_CELLS cells, and a "
+    "paragraph past INLINE_MARKS link, code and HTML marks is read as plain text; each cut is "
+    "reported where it falls.",
     why="Harnesses read SKILL.md as UTF-8; other encodings garble the description or fail to "
     "load, and a binary file is no skill at all.",
     fix="Re-save SKILL.md as UTF-8 text.",
@@ -51,6 +52,7 @@ RULE = Rule(
     settings=(
         Setting("MARKDOWN_LINES", "body lines parsed as Markdown"),
         Setting("INLINE_MARKS", "marks opening inline syntax read in one paragraph"),
+        Setting("TABLE_CELLS", "table cells of the body parsed as Markdown"),
     ),
     limits="Only SKILL.md is checked; files under references/, scripts/ or assets/ are not tested "
     "for encoding. The first byte that is not UTF-8 is reported, not every one.",

@@ -15,7 +15,9 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
     for agent in plugin.agents:
         problems = agent.file.problems
         for problem in problems:
-            yield RULE.finding(problem.message, problem.line, problem.column, path=agent.path)
+            yield RULE.finding(
+                problem.message, problem.line, problem.column, problem.fix, path=agent.path
+            )
         if not problems and not isinstance(agent.meta.get("name"), str):
             yield RULE.finding(
                 "agent has no 'name' in its frontmatter",

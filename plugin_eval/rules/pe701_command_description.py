@@ -15,7 +15,9 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
     for command in plugin.commands:
         problems = [p for p in command.file.problems if p.kind.name != "NO_FRONTMATTER"]
         for problem in problems:
-            yield RULE.finding(problem.message, problem.line, problem.column, path=command.path)
+            yield RULE.finding(
+                problem.message, problem.line, problem.column, problem.fix, path=command.path
+            )
         description = command.meta.get("description")
         if not problems and not (isinstance(description, str) and description.strip()):
             yield RULE.finding(

@@ -108,6 +108,33 @@ def label(score: float) -> str:
     return next((name for floor, name in LABELS if score >= floor), "Failing")
 
 
+# Under this share of the dimension weight measured, a report says what its composite rests
+# on: seed 002 renormalises over the measured dimensions, so two small ones can make 98.
+THIN_COVERAGE = 0.25
+
+
+def coverage_note(dimensions: Sequence[DimensionResult]) -> str | None:
+    """Said of a composite that rests on a small share of the weight: which dimensions."""
+    total = sum(d.weight for d in dimensions)
+    measured = [d for d in dimensions if d.score is not None]
+    share = sum(d.weight for d in measured) / total if total else 0.0
+    if not measured or share >= THIN_COVERAGE:
+        return None
+    names = ", ".join(d.name for d in measured)
+    return (
+        f"the composite rests on {share:.0%} of the dimension weight ({names}): the other "
+        "dimensions are unmeasured, and the badge says little"
+    )
+
+
+def shown_delta(before: float | None, after: float | None) -> float | None:
+    """The difference of two scores as they are shown (one decimal each), so that the delta
+    printed beside them is their difference: 71.45 and 52.62 show as 71.5 and 52.6, -18.9."""
+    if before is None or after is None:
+        return None
+    return round(round(after, 1) - round(before, 1), 1)
+
+
 def whole(score: float) -> str:
     """A 0–1 score as a whole number out of 100, rounded down: 0.6967 is 69, never the 70 its
     grade and label (from the unrounded 69.67) would contradict."""

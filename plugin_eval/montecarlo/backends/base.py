@@ -189,7 +189,15 @@ def load_sdk(backend: str, base_url: str | None) -> tuple[Any, str | None]:
         raise BackendUnavailable(
             f'the {backend} backend needs its SDK: pip install "plugin-eval[{module}]"'
         ) from err
-    key = os.environ.get(variable) or None
+    # White space around the key (a newline pasted with it) is no part of it; inside it, or a
+    # control character anywhere, makes a header the HTTP client refuses before any request,
+    # which the SDK would report as a connection error. Said here, without the key.
+    key = (os.environ.get(variable) or "").strip() or None
+    if key is not None and any(c.isspace() or not c.isprintable() for c in key):
+        raise BackendUnavailable(
+            f"{variable} holds white space or a control character inside the key; set it to "
+            "the key alone"
+        )
     if key is None and base_url is None:
         raise BackendUnavailable(
             f"the {backend} backend needs {variable}, or --base-url for a local server"

@@ -13,11 +13,12 @@ redacted only whole.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from plugin_eval import regexes
+from plugin_eval import budgets, regexes
 from plugin_eval.montecarlo.backends.base import Backend, Call, CallFailed, Reply, short
 
 # Eight characters of a random key are 40+ bits of it, and no ordinary word is eight
@@ -103,6 +104,14 @@ class Redactor:
         )
 
 
+def reply_chars(reply: Reply) -> int:
+    """The characters of a reply's text, tool name and tool arguments (as JSON)."""
+    size = len(reply.text) + len(reply.tool or "")
+    if reply.tool_input:
+        size += len(json.dumps(reply.tool_input, ensure_ascii=False, default=str))
+    return size + sum(len(name) for name in reply.scores)
+
+
 class Redacted:
     """A backend whose replies and failures have passed through a Redactor: the boundary."""
 
@@ -123,6 +132,13 @@ class Redacted:
         except Exception as err:  # a reply the backend could not read: its text may quote it
             failed = CallFailed("malformed", f"{type(err).__name__}: {err}")
             raise self.redactor.failure(failed) from None
+        size = reply_chars(reply)
+        if size > budgets.MODEL_REPLY_CHARS:  # refused before any pass over it
+            raise CallFailed(
+                "malformed",
+                f"the reply has {size:,} characters, more than the {budgets.MODEL_REPLY_CHARS:,} "
+                "a run reads (MODEL_REPLY_CHARS)",
+            )
         return self.redactor.reply(reply)
 
     async def aclose(self) -> None:
