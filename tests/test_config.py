@@ -106,6 +106,11 @@ def test_a_folder_outside_the_config_folder_is_not_matched(repo: Path, tmp_path:
             "fail-on, ignore, pass-threshold, per-path-ignores, respect-gitignore, select, "
             "threshold)",
         ),
+        (
+            '[tool.plugin-eval]\nselect = ["PE2"]\nthreshold = 70\npass-threshold = "industry"\n',
+            "pyproject.toml:3: 'threshold': threshold 70 and pass-threshold 65 differ: they are "
+            "one setting (pass-threshold adds seed 003's verdict); keep one",
+        ),
     ],
 )
 def test_a_bad_setting_is_named_with_its_line_and_the_fix(

@@ -107,3 +107,28 @@ def test_the_command_line_reports_the_crash_and_debug_prints_the_traceback(
     loud = CliRunner().invoke(app, ["score", folder, "--debug"])
     assert "rule PE113 raised on SKILL.md" in loud.stderr
     assert "Traceback" in loud.stderr and "RuntimeError: rule exploded" in loud.stderr
+
+
+def test_debug_prints_the_traceback_of_a_skill_that_could_not_be_scored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the rules (a layer, the report): the skill is a failure in one line, and --debug
+    prints where it came from."""
+    from typer.testing import CliRunner
+
+    from plugin_eval import api
+    from plugin_eval.cli import app
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("layer exploded")
+
+    monkeypatch.setattr(api, "score_target", broken)
+    rule = next(r for r in SKILL_RULES if r.code == "PE113")
+    folder = str(_folder(tmp_path, rule.good))
+    quiet = CliRunner().invoke(app, ["score", folder])
+    assert quiet.exit_code == 1
+    assert "could not be scored: RuntimeError: layer exploded" in quiet.stderr
+    assert "Traceback" not in quiet.stderr
+    loud = CliRunner().invoke(app, ["score", folder, "--debug"])
+    assert f"{folder} could not be scored" in loud.stderr
+    assert "Traceback" in loud.stderr and "RuntimeError: layer exploded" in loud.stderr
