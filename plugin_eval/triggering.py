@@ -30,6 +30,14 @@ TRIGGER_PATTERNS: tuple[str, ...] = (
     r"(?:this\s+skill\s+|this\s+|it\s+|me\s+)?(?:only\s+|proactively\s+|automatically\s+)?"
     r"(?:when(?:ever)?|for|if|on|during|while)\b:?",
     r"\btrigger(?:s|ed)?\s+(?:on|when|for|by|if)\b:?",
+    # The verb in the third person or passive: "Activates when …", "Invoked for …".
+    r"\b(?:invoke[sd]|activate[sd]|triggers|loads|applies|engaged)\s+(?:only\s+|automatically\s+)?"
+    r"(?:when(?:ever)?|for|if|on|during|while)\b:?",
+    # A label: "TRIGGER: …", "Triggers: …", "Activation: …".
+    r"\b(?:triggers?|activation)\s*:",
+    # The agent as the subject: "When Claude needs to …", "when the agent is asked to …".
+    r"\bwhen(?:ever)?\s+(?:claude|the\s+(?:agent|assistant|model))\s+"
+    r"(?:needs?|wants?|is\s+asked|has)\s+to\b",
     r"\bwhen\s+to\s+use\b:?",
     r"\buse\s+cases?\s*:",
     r"\b(?:useful|helpful)\s+(?:when(?:ever)?|for|if)\b",

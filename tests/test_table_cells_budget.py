@@ -177,3 +177,15 @@ def test_a_table_of_one_byte_cells_makes_no_more_cells_than_the_budget(
 def test_the_limit_is_in_the_readmes_table_with_its_value() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert f"| `TABLE_CELLS` | {budgets.TABLE_CELLS:,} |" in readme
+
+
+def test_a_body_cut_at_its_first_line_is_not_called_empty(
+    make_skill: MakeSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table header row that alone passes the budget, first in the body: nothing is read as
+    Markdown, and PE005 says why; PE305 does not add that the body is empty."""
+    monkeypatch.setattr(budgets, "TABLE_CELLS", 2)
+    result = score(make_skill(FRONT + TABLE.removeprefix("# Steps\n\n")))
+    [cut] = _listed(result, "PE005")
+    assert (cut.path, cut.line, cut.column) == ("example-skill/SKILL.md", 6, None)
+    assert _listed(result, "PE305") == []

@@ -53,7 +53,8 @@ RULE = Rule(
     anti_pattern=True,
     summary="The description (or a `when_to_use` field) states when to use the skill. Accepted: "
     "'Use when/for/to …', 'Use this skill only when …', 'This skill should be used when …', "
-    "'Invoke/Activate when …', 'Triggers on …', and the same in other languages (用于…, 当…时使用, "
+    "'Invoke/Activate when …', 'Activates/Invoked when …', 'Triggers on …', 'TRIGGER: …', "
+    "'When Claude needs to …', and the same in other languages (用于…, 当…时使用, "
     "Úsalo cuando …). Skills with `disable-model-invocation: true` or `paths:` are exempt.",
     why="Routers pick skills by matching the request against the situations a description "
     "names. A description that only names its topic is picked late, or never.",

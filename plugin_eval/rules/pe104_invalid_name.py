@@ -35,17 +35,24 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         return
     problems = name_problems(name)
     if problems:
-        suggestion = "-".join("".join(ch if ch.isalnum() else " " for ch in name.lower()).split())[
-            :NAME_CHARS
-        ]
+        folder = doc.folder.resolve().name if doc.folder.name in ("", ".") else doc.folder.name
         line, column = field_location(doc, "name")
         yield RULE.finding(
             f"name '{name}' " + "; ".join(problems),
             line,
             column,
-            fix=f"Use lowercase letters, digits and single hyphens, e.g. 'name: {suggestion}' "
-            "(and rename the folder to match).",
+            # The folder's own name, when it is a valid one: nothing else to rename.
+            fix=f"Use the folder's name: 'name: {folder}'."
+            if folder and not name_problems(folder)
+            else "Use lowercase letters, digits and single hyphens, e.g. "
+            f"'name: {slug(name)}' (and rename the folder to match).",
         )
+
+
+def slug(name: str) -> str:
+    """``name`` as the specification allows one: lowercase words joined by single hyphens."""
+    words = "".join(ch if ch.isalnum() else " " for ch in name.lower()).split()
+    return "-".join(words)[:NAME_CHARS].strip("-")
 
 
 RULE = Rule(

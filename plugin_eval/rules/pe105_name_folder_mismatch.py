@@ -10,6 +10,7 @@ from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
+from plugin_eval.rules.pe104_invalid_name import name_problems, slug
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -23,8 +24,17 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             f"name '{name}' differs from the folder name '{folder}'",
             line,
             column,
-            fix=f"Rename the folder to '{name}' or set 'name: {folder}'.",
+            fix=_fix(name, folder),
         )
+
+
+def _fix(name: str, folder: str) -> str:
+    """Make them one, to a name the specification allows (PE104 says what is wrong)."""
+    if not name_problems(name):
+        return f"Rename the folder to '{name}' or set 'name: {folder}'."
+    if not name_problems(folder):
+        return f"Set 'name: {folder}' ('{name}' is not a valid name, PE104)."
+    return f"Give the folder and 'name' one valid name, e.g. '{slug(name)}'."
 
 
 RULE = Rule(

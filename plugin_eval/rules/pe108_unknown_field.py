@@ -38,19 +38,27 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for key, info in doc.fields.items():
         if key in KNOWN_FIELDS:
             continue
-        near = difflib.get_close_matches(
+        spelt = difflib.get_close_matches(
             key.lower().replace("_", "-"), sorted(KNOWN_FIELDS), 1, 0.75
         )
-        near = near or [k for k in sorted(KNOWN_FIELDS) if _close(key, k)]
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
-        yield RULE.finding(
-            f"unknown frontmatter field '{key}'{hint}",
-            info.line,
-            info.column,
-            fix=f"Rename it to '{near[0]}'."
-            if near
-            else "Move it under 'metadata:' as a string value, or delete it.",
-        )
+        # A field the frontmatter already has is no rename target: the rename would make a
+        # duplicate key. A misspelling of it is a second copy; a longer name that holds it
+        # ('displayName' beside 'name') is a field of its own.
+        if spelt and spelt[0] in doc.fields:
+            hint, fix = (
+                f" (a second '{spelt[0]}'?)",
+                f"Delete it, or move what it says into '{spelt[0]}'.",
+            )
+        else:
+            near = spelt or [k for k in sorted(KNOWN_FIELDS) if _close(key, k)]
+            near = [k for k in near if k not in doc.fields]
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            fix = (
+                f"Rename it to '{near[0]}'."
+                if near
+                else "Move it under 'metadata:' as a string value, or delete it."
+            )
+        yield RULE.finding(f"unknown frontmatter field '{key}'{hint}", info.line, info.column, fix)
 
 
 def _close(a: str, b: str) -> bool:

@@ -59,8 +59,31 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         for path in paths:
             yield RULE.finding(
                 f"'{path}' is never mentioned in SKILL.md, so the model never runs it",
-                fix=f"Say when to run it (`python {path} …`) and what it prints, or remove it.",
+                fix=f"Say when to run it (`{_command(path)} …`) and what it prints, or remove it.",
             )
+
+
+# The program that runs a script, by its suffix (the command a body would write for it).
+_PROGRAMS = {
+    ".py": "python",
+    ".sh": "bash",
+    ".bash": "bash",
+    ".js": "node",
+    ".mjs": "node",
+    ".cjs": "node",
+    ".ts": "npx tsx",
+    ".rb": "ruby",
+    ".pl": "perl",
+    ".r": "Rscript",
+    ".ps1": "pwsh -File",
+}
+
+
+def _command(path: str) -> str:
+    """How a body would run ``path``: its program, then the path."""
+    suffix = path[path.rfind(".") :].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    program = _PROGRAMS.get(suffix)
+    return f"{program} {path}" if program else path
 
 
 def _named_by(doc: SkillDocument, readers: list[str], wanted: list[str]) -> set[str]:

@@ -14,12 +14,26 @@ from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for block in doc.code_blocks:
         if block.fenced and not block.closed:
+            if not block.content.strip():
+                # Nothing after it: a stray fence (often the closer of a block whose opener was
+                # lost, so that every fence above pairs one off), not lost instructions.
+                yield RULE.finding(
+                    "stray code fence: it opens a block that holds nothing and is never closed",
+                    block.line,
+                    1,
+                    fix="Delete this fence, or, if a block above lost its opening fence, add "
+                    "that fence back: fences pair from the top of the file.",
+                )
+                continue
             # In a blockquote, the fence ends where the quote does, not at the end of the file.
             rest = "the rest of the blockquote" if block.quotes else "the rest of the file"
             yield RULE.finding(
                 f"code fence opened here is never closed: {rest} renders as code",
                 block.line,
                 1,
+                fix="Add the closing fence (the same characters, at least as many) where the "
+                "code ends; or, if this fence closes a block above whose opening fence was "
+                "lost, add that fence back: fences pair from the top of the file.",
             )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts
-from plugin_eval.document import SkillDocument
+from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 
@@ -13,7 +13,8 @@ from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if not doc.frontmatter_ok:
         return
-    if not doc.tokens:
+    # A body cut before its first line by a limit (PE005 says where) is not an empty one.
+    if not doc.tokens and not any(p.kind is Problem.TOO_LARGE for p in doc.problems):
         yield RULE.finding("SKILL.md has frontmatter but no body", len(doc.lines) or 1, None)
 
 
