@@ -48,6 +48,10 @@ TABLE_CELLS = 100_000
 # Bytes of a plugin's manifest, agent or command file read (real ones are a few KB): past it
 # a manifest is not read and a part only its start, and PE501, PE601 or PE701 says so.
 PART_BYTES = 1024 * 1024
+# Levels of blocks the Markdown parser reads nested (a list and its item are two, a quote
+# one): markdown-it's default, where its CommonMark preset stops at 20 (a list ten deep).
+# Deeper, PE005 names the line and the body from it on is read as lines of text only.
+MARKDOWN_NESTING = 100
 # Bytes of one .gitignore read by a search (git's own are rarely over a few KB).
 GITIGNORE_BYTES = 256 * 1024
 # Marks that open inline syntax ("[", "`", "<", "\\") read in one paragraph; past them the

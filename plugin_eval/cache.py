@@ -33,7 +33,7 @@ from plugin_eval import __version__, sqlite_files
 from plugin_eval.output_files import unusable
 from plugin_eval.report.model import SummaryRow
 from plugin_eval.report.neutral import json_text, model_json
-from plugin_eval.walk import Listing, unchanged
+from plugin_eval.walk import Listing, kind_of, unchanged
 
 FORMAT = "5"
 DEFAULT_DIR = Path(".plugin-eval-cache")
@@ -260,8 +260,10 @@ class Cache:
             if intact:
                 row = SummaryRow.model_validate(json.loads(row_text))
                 outside = json.loads(outside_text)
+                # What is at each outside path (a file, a folder, a symlink, nothing), not only
+                # whether something is: a file that became a symlink changes a finding too.
                 current = not any(
-                    os.path.lexists(path) != exists for path, exists in outside
+                    kind_of(Path(path)) != kind for path, kind in outside
                 ) and unchanged(folder, json.loads(reads_text))
         except (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError):
             intact = False  # pydantic's ValidationError is a ValueError
@@ -283,7 +285,8 @@ class Cache:
         """Save one result; results are committed in batches of ``BATCH``."""
         if self.db is None:
             return
-        columns = (json_text(model_json(row)), json.dumps(outside), json.dumps(reads), stamp)
+        kinds = [[path, kind_of(Path(str(path)))] for path in sorted({str(p) for p, _ in outside})]
+        columns = (json_text(model_json(row)), json.dumps(kinds), json.dumps(reads), stamp)
         self._batch.append((key, payload, seal(key, payload, *columns), *columns))
         if len(self._batch) >= BATCH:
             self._flush()

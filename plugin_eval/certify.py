@@ -8,6 +8,7 @@ NOT CERTIFIED and names each dimension that went unmeasured, and why.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,9 +86,15 @@ def _narrow(what: str, example: str) -> Target:
 def check_out(out: Path, skill: Path) -> None:
     """``--out`` can take the certificate: a folder (or none yet) outside the skill, holding
     nothing under the certificate's file names but a previous certificate."""
+    if out.is_symlink():  # it could lead anywhere, the skill folder included
+        raise Refused(
+            f"--out {out}: is a symlink, and plugin-eval writes no certificate through one; "
+            "give the folder itself"
+        )
     if out.exists() and not out.is_dir():
         raise Refused(f"--out {out}: is a file; give a folder (it is created if missing)")
-    here, inside = os.path.abspath(skill), os.path.abspath(out)
+    # Compared where they lead: a symlink on the way to either cannot hide one in the other.
+    here, inside = os.path.realpath(skill), os.path.realpath(out)
     if inside == here or inside.startswith(here.rstrip(os.sep) + os.sep):
         raise Refused(
             f"--out {out}: is inside the skill, where the files would become part of it; "
@@ -98,6 +105,29 @@ def check_out(out: Path, skill: Path) -> None:
         raise Refused(
             f"--out {out}: {', '.join(taken)} there is not a certificate plugin-eval wrote, and "
             "is never overwritten; move it, or give another folder"
+        )
+    # A folder that cannot be made or written is said now, not after a paid thorough run:
+    # the folders missing are made, to see that they can be, and removed again.
+    made = []
+    missing = out
+    while not missing.exists() and missing != missing.parent:
+        made.append(missing)
+        missing = missing.parent
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        writable = os.access(out, os.W_OK | os.X_OK)
+    except OSError as err:
+        raise Refused(
+            f"--out {out}: cannot be written ({err.strerror or err}); give a folder plugin-eval "
+            "can write"
+        ) from None
+    finally:
+        for folder in made:  # the deepest first
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+    if not writable:
+        raise Refused(
+            f"--out {out}: cannot be written (not writable); give a folder plugin-eval can write"
         )
 
 

@@ -727,7 +727,7 @@ def report_command(
     except api.UsageError as err:
         raise _usage(str(err)) from None
     stats = run.stats
-    for note in stats.notes:
+    for note in [*stats.notes, *stats.cache_notes]:
         stderr.print(f"[yellow]note:[/] {terminal(note)}")
     cache_text = (
         "cache off" if no_cache else f"cache {stats.cache_hits} hits, {stats.cache_misses} misses"

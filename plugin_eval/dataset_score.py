@@ -164,7 +164,7 @@ def score_text(text: str, json_lines: bool = False) -> Scored:
                 return Scored((Entry(1, problem=problem),), False)
             return Scored((_entry(1, whole),), False)
     entries: list[Entry] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(_lines(text), 1):
         if not line.strip():
             continue
         try:
@@ -179,8 +179,14 @@ def score_text(text: str, json_lines: bool = False) -> Scored:
     return Scored(tuple(entries), True)
 
 
+def _lines(text: str) -> list[str]:
+    """The lines of JSON Lines: split at line feeds (a carriage return before one dropped), not
+    at U+2028, U+2029 or U+0085, which JSON allows raw inside a string."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def _first_line_is_an_object(text: str) -> bool:
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = next((line for line in _lines(text) if line.strip()), "")
     try:
         return isinstance(json_input.parse(first), dict)
     except json_input.JsonInputError:

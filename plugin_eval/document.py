@@ -22,6 +22,7 @@ from plugin_eval.markdown_parser import (
     NOT_CODE_SPAN_BUT_BRACKETS,
     NOT_CODE_SPAN_ONLY,
     OFFSET,
+    NestingSpent,
     brackets_inert,
     code_spans,
     parse_capped,
@@ -322,12 +323,18 @@ def parse_text(
         tokens = tuple(parsed)
         if spent is not None:
             where = body_start + spent.line
+            said = (
+                f"lists or quotes at line {where} nest deeper than the Markdown parser reads "
+                f"({spent.levels} levels of blocks: a list and its item are two, a quote one)"
+                if isinstance(spent, NestingSpent)
+                else f"the body's tables pass {budgets.TABLE_CELLS:,} cells at line {where} (the "
+                f"table at line {body_start + spent.table} has {spent.columns:,} columns)"
+            )
             cut += (
                 ParseProblem(
                     Problem.TOO_LARGE,
-                    f"the body's tables pass {budgets.TABLE_CELLS:,} cells at line {where} (the "
-                    f"table at line {body_start + spent.table} has {spent.columns:,} columns); "
-                    "the lines before it are read as Markdown, the rest only as lines of text",
+                    f"{said}; the lines before it are read as Markdown, the rest only as lines "
+                    "of text",
                     where,
                 ),
             )

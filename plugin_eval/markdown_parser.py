@@ -31,12 +31,13 @@ from typing import Any, Literal, NamedTuple
 
 import markdown_it
 from markdown_it import MarkdownIt
+from markdown_it.parser_block import ParserBlock
 from markdown_it.ruler import Rule, Ruler
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from plugin_eval import regexes
+from plugin_eval import budgets, regexes
 
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 InlineRule = Callable[[StateInline, bool], bool]
@@ -103,12 +104,41 @@ class CellsSpent(NamedTuple):
     columns: int
 
 
-class _Spent(Exception):
-    """Raised by the table rule at a row past the cells allowed; ``parse_capped`` catches it."""
+class NestingSpent(NamedTuple):
+    """Where ``parse_capped`` stopped at markdown-it's nesting limit (0-based line of the text):
+    the first line of a block nested deeper than its ``levels`` (a list and its item are two,
+    a quote one), which markdown-it would skip, with the rest of the range that holds it, in
+    silence."""
 
-    def __init__(self, spent: CellsSpent) -> None:
+    line: int
+    levels: int
+
+
+class _Spent(Exception):
+    """Raised by the table rule at a row past the cells allowed, or by the block parser at a
+    range nested past ``maxNesting``; ``parse_capped`` catches it."""
+
+    def __init__(self, spent: CellsSpent | NestingSpent) -> None:
         super().__init__(spent)
         self.spent = spent
+
+
+# The key of ``env`` that asks the block parser to stop at its nesting limit (``parse_capped``).
+_NESTING_CUT = "plugin_eval.nesting_cut"
+
+
+class _Block(ParserBlock):
+    """The block parser, which at its nesting limit skips the rest of the range it was given
+    (to the end of a list that runs to the end of the file) without a word: under
+    ``parse_capped`` it stops there instead, at the first line it would skip."""
+
+    def tokenize(self, state: StateBlock, startLine: int, endLine: int) -> None:
+        limit = state.md.options.maxNesting
+        if state.level >= limit and state.env.get(_NESTING_CUT):
+            line = state.skipEmptyLines(startLine)
+            if line < endLine and state.sCount[line] >= state.blkIndent:
+                raise _Spent(NestingSpent(line, limit))
+        super().tokenize(state, startLine, endLine)
 
 
 def _counted(
@@ -390,6 +420,8 @@ def _parser() -> MarkdownIt:
     # Emphasis and entities change no structure a rule reads; the inline pass runs per token
     # (see INLINE_SYNTAX), and text_join only renames escapes to text, which reads alike.
     md = MarkdownIt("commonmark").enable("table")
+    md.block.__class__ = _Block  # kept by _variant's copies
+    md.options["maxNesting"] = budgets.MARKDOWN_NESTING
     md.disable(["normalize", "emphasis", "entity", "inline", "text_join"])
     md.block.ruler = _FirstCharRuler(md.block.ruler)
     for name in ("link", "image", "autolink"):
@@ -480,8 +512,9 @@ def parse_lines(lines: Sequence[str], env: dict[str, Any]) -> list[Token]:
 
 def parse_capped(
     lines: Sequence[str], env: dict[str, Any], cells: int
-) -> tuple[list[Token], CellsSpent | None]:
-    """``parse_lines``, its tables making at most ``cells`` cells, and where it stopped.
+) -> tuple[list[Token], CellsSpent | NestingSpent | None]:
+    """``parse_lines``, its tables making at most ``cells`` cells and its lists and quotes
+    nested no deeper than markdown-it reads, and where it stopped (the earliest cut).
 
     At a table row that would make more, the lines before that row are parsed again, alone,
     and that row is returned (a table's header row that alone would make more is not made):
@@ -490,9 +523,10 @@ def parse_capped(
     left as one parse of those lines leaves it.
     """
     given = dict(env)
-    spent = None
+    spent: CellsSpent | NestingSpent | None = None
     while True:
         env[_CELLS_LEFT] = _Cells(cells)
+        env[_NESTING_CUT] = True
         try:
             tokens = parse_lines(lines, env)
         except _Spent as stop:
@@ -501,7 +535,7 @@ def parse_capped(
             env.clear()
             env.update(given)
             continue
-        del env[_CELLS_LEFT]
+        del env[_CELLS_LEFT], env[_NESTING_CUT]
         return tokens, spent
 
 

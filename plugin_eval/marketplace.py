@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import tempfile
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html import escape
@@ -87,6 +88,9 @@ class RunStats:
     cache_misses: int = 0
     errored: int = 0
     notes: list[str] = field(default_factory=list)
+    # About the cache itself (rebuilt, locked, unusable): said on stderr, never in the files a
+    # report writes, which are the same whatever state the cache was in.
+    cache_notes: list[str] = field(default_factory=list)
 
 
 _WORKER_CONFIG: Config | None = None
@@ -352,12 +356,13 @@ def _unsure_names(path: Path) -> list[str]:
     return names
 
 
-def _finding_keys(report: object) -> set[str] | None:
-    """The findings of a report as 'code path: message' keys; None if it is not a report."""
+def _finding_keys(report: object) -> Counter[str] | None:
+    """The findings of a report as 'code path: message' keys, each as many times as it is
+    reported (two links to one missing file are two findings); None if it is not a report."""
     findings = report.get("findings", []) if isinstance(report, dict) else None
     if not isinstance(findings, list) or not all(isinstance(f, dict) for f in findings):
         return None
-    return {f"{f.get('code')} {f.get('path')}: {f.get('message')}" for f in findings}
+    return Counter(f"{f.get('code')} {f.get('path')}: {f.get('message')}" for f in findings)
 
 
 def _finding_changes(previous_file: Path, text: str) -> FindingChanges | None:
@@ -376,7 +381,11 @@ def _finding_changes(previous_file: Path, text: str) -> FindingChanges | None:
     now = _finding_keys(json.loads(text))
     if before is None or now is None:
         return None
-    return FindingChanges(existed=True, new=sorted(now - before), fixed=sorted(before - now))
+    return FindingChanges(
+        existed=True,
+        new=sorted((now - before).elements()),
+        fixed=sorted((before - now).elements()),
+    )
 
 
 def run_report(
@@ -440,7 +449,7 @@ def run_report(
     if cache is not None:
         stats.cache_hits, stats.cache_misses = cache.hits, cache.misses
         cache.close()
-        stats.notes += cache.notes
+        stats.cache_notes += cache.notes
     _remove_stale(out, writer.index, writer.written)
     writer.save_index()
     stats.errored += writer.errored

@@ -213,6 +213,41 @@ def test_a_file_that_is_not_a_certificate_is_never_overwritten(
     assert not llm.requests and not llm.judge_requests
 
 
+@pytest.mark.parametrize("case", ["link-to-skill", "link-elsewhere", "under-a-file"])
+def test_an_out_folder_that_cannot_take_the_certificate_is_refused_before_any_call(
+    llm: FakeLLM, tmp_path: Path, case: str
+) -> None:
+    """A symlink (to the skill, or anywhere) or a path under a file is said before the paid
+    thorough run, exit 2, and nothing is written into the skill."""
+    skill = tmp_path / "skill"
+    shutil.copytree(TARGET, skill)
+    before = sorted(p.name for p in skill.iterdir())
+    if case == "under-a-file":
+        (tmp_path / "afile").write_text("x")
+        out, said = tmp_path / "afile" / "cert", "cannot be written ("
+    else:
+        target = skill if case == "link-to-skill" else tmp_path / "elsewhere"
+        target.mkdir(exist_ok=True)
+        out, said = tmp_path / "cert", "is a symlink, and plugin-eval writes no certificate"
+        out.symlink_to(target)
+    result = certify(llm, out, path=skill)
+    assert result.exit_code == 2, result.output
+    assert f"--out {out}: {said}" in " ".join(result.stderr.split())
+    assert not llm.requests and not llm.judge_requests
+    assert sorted(p.name for p in skill.iterdir()) == before
+
+
+def test_an_out_inside_the_skill_through_a_symlinked_skill_path_is_refused(
+    llm: FakeLLM, tmp_path: Path
+) -> None:
+    skill = tmp_path / "skill"
+    shutil.copytree(TARGET, skill)
+    (tmp_path / "via").symlink_to(skill)
+    result = certify(llm, skill / "cert", path=tmp_path / "via")
+    assert result.exit_code == 2 and "is inside the skill" in result.stderr
+    assert not (skill / "cert").exists()
+
+
 def test_a_skill_that_could_not_be_scored_gets_no_certificate(llm: FakeLLM, tmp_path: Path) -> None:
     llm.fail_next(401)  # the router's key refused: the Monte Carlo layer stops
     result = certify(llm, tmp_path / "cert")

@@ -24,7 +24,8 @@ from tests.conftest import REPO, MakeSkill, score
 SCHEMA = json.loads((REPO / "tests" / "fixtures" / "sarif-schema-2.1.0.json").read_text())
 STAMP = "2025-01-01T00:00:00Z"
 HIDDEN = re.compile(
-    "[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]|##\\["
+    "[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
+    "\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]|##\\["
 )
 CLEAN = (
     "---\nname: example-skill\ndescription: Formats CSV reports. Use when exporting tables, "

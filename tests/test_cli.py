@@ -268,7 +268,12 @@ def test_unknown_field_suggests_the_known_one(make_skill: MakeSkill) -> None:
     text = GOOD.replace("name: example-skill\n", "name: example-skill\ndescripton: typo\n")
     report = json.loads(run("score", str(make_skill(text)), "-o", "json")[1])
     (finding,) = [f for f in report["findings"] if f["code"] == "PE108"]
-    assert "did you mean 'description'?" in finding["message"]
+    # GOOD has a description already: the typo is a second copy, not a rename to make.
+    assert finding["message"] == "unknown frontmatter field 'descripton' (a second 'description'?)"
+    alone = text.replace("description: ", "summary: ", 1)
+    report = json.loads(run("score", str(make_skill(alone, folder="alone")), "-o", "json")[1])
+    messages = [f["message"] for f in report["findings"] if f["code"] == "PE108"]
+    assert "unknown frontmatter field 'descripton' (did you mean 'description'?)" in messages
 
 
 def test_running_one_command_builds_only_it_and_leaves_every_command_registered(

@@ -871,3 +871,78 @@ def test_a_reply_with_a_lone_surrogate_is_cached_and_read_back_as_it_was(tmp_pat
     assert cache.get("k") == reply
     assert cache.notes == []
     cache.close()
+
+
+def test_a_rebuilt_cache_is_said_on_stderr_never_in_the_reports_files(tmp_path: Path) -> None:
+    """The files a report writes are the same whatever state the cache was in: a cache
+    rebuilt for a new configuration is a note on stderr, not in summary.json or summary.md."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from plugin_eval.cli import app
+
+    root = tmp_path / "tree"
+    shutil.copytree(REPO / "corpus" / "csv-cleanup", root / "csv-cleanup")
+    runner = CliRunner()
+
+    def report(out: str, *more: str) -> tuple[dict[str, Any], str, str]:
+        args = ["report", str(root), "--out", str(tmp_path / out), "-j", "1", *more]
+        done = runner.invoke(app, args)
+        assert done.exit_code == 0, done.output
+        summary = json.loads((tmp_path / out / "summary.json").read_text())
+        del summary["generated_at"]
+        return summary, (tmp_path / out / "summary.md").read_text(), done.stderr
+
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    report("first", *cache)
+    (root / ".plugin-eval.toml").write_text('ignore = ["PE108"]\n')
+    warm, warm_md, said = report("warm", *cache)
+    assert "rebuilt" in said
+    cold, cold_md, _ = report("cold", "--no-cache")
+    stamped = ("Generated ",)
+    assert [x for x in warm_md.splitlines() if not x.startswith(stamped)] == [
+        x for x in cold_md.splitlines() if not x.startswith(stamped)
+    ]
+    assert warm == cold and warm["notes"] == []
+    assert "another version" not in warm_md and "## Skipped" not in warm_md
+
+
+def test_a_sibling_file_that_turns_into_a_symlink_is_noticed_by_the_cache(tmp_path: Path) -> None:
+    """A skill runs a script its sibling ships (PE206 names the sibling while the file is
+    there). Once that file is a symlink, the rule no longer counts it: a warm run must give
+    what a run without the cache gives, though the path still exists."""
+    from typer.testing import CliRunner
+
+    from plugin_eval.cli import app
+
+    def skill(name: str, body: str) -> str:
+        return (
+            f"---\nname: {name}\ndescription: Plots CSV columns. Use when charting sales, "
+            f"comparing weeks, or exporting PNG charts.\n---\n\n# {name}\n\n{body}\n"
+        )
+
+    root = tmp_path / "tree"
+    for name, body in (
+        ("a", "Use the `b` skill to plot:\n\n```bash\npython scripts/plot.py data.csv\n```"),
+        ("b", "Run `scripts/plot.py` to plot."),
+    ):
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(skill(name, body))
+    (root / "b" / "scripts").mkdir()
+    (root / "b" / "scripts" / "plot.py").write_text("print(1)\n")
+    (root / "b" / "other.py").write_text("print(1)\n")
+    runner = CliRunner()
+
+    def findings(out: str, *more: str) -> list[str]:
+        args = ["report", str(root), "--out", str(tmp_path / out), "-j", "1", *more]
+        assert runner.invoke(app, args).exit_code in (0, 1)
+        data = json.loads((tmp_path / out / "skills" / "a.json").read_text())
+        return [f["code"] for f in data["findings"]]
+
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    assert "PE206" in findings("first", *cache)
+    (root / "b" / "scripts" / "plot.py").unlink()
+    (root / "b" / "scripts" / "plot.py").symlink_to("../other.py")
+    assert findings("warm", *cache) == findings("cold", "--no-cache")
+    assert "PE206" not in findings("cold", "--no-cache")

@@ -122,6 +122,26 @@ def test_skill_creator_json_formats(tmp_path: Path) -> None:
     assert prompts.origin == "evals/a.json + evals/b.json"
 
 
+def test_repeated_case_ids_are_made_unique(tmp_path: Path) -> None:
+    cases = [{"id": "x", "query": f"clean csv {i}"} for i in range(4)] + [
+        {"id": "t-x", "query": "fix csv headers"}
+    ]
+    write_files(tmp_path, {"evals/t.json": json.dumps(cases)})
+    prompts = load_evals(tmp_path, "x")
+    assert prompts is not None
+    assert [c.id for c in prompts.cases] == ["x", "t-x", "t-x-2", "t-x-3", "t-t-x"]
+
+
+def test_expected_json_nested_hundreds_deep_names_its_case(tmp_path: Path) -> None:
+    deep = "[" * 500 + "1" + "]" * 500
+    write_files(
+        tmp_path,
+        {"evals/deep.json": f'[{{"query": "clean csv", "expected_json": {{"a": {deep}}}}}]'},
+    )
+    with pytest.raises(EvalFileError, match=r"deep\.json: case 1.*expected_json is nested too"):
+        load_evals(tmp_path, "x")
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -515,3 +515,18 @@ def test_a_composite_resting_on_a_sliver_of_the_weight_says_so(tmp_path: Path) -
         json.loads(runner.invoke(app, ["score", str(tmp_path / "a"), "-o", "json"]).stdout)["notes"]
         == []
     )
+
+
+def test_a_repeated_finding_fixed_or_added_once_is_counted(tmp_path: Path) -> None:
+    """Two links to one missing file are two findings: fixing one is one fixed finding, and
+    adding two is two new ones (matched by code, file and message, counted)."""
+    from plugin_eval.marketplace import _finding_changes
+
+    dead = {"code": "PE201", "path": "s/SKILL.md", "message": "link 'references/x.md' …"}
+    other = {"code": "PE102", "path": "s/SKILL.md", "message": "no trigger"}
+    before = tmp_path / "before.json"
+    before.write_text(json.dumps({"findings": [dead, dead, other]}))
+    one_fixed = _finding_changes(before, json.dumps({"findings": [dead, other]}))
+    assert one_fixed is not None and (one_fixed.new, len(one_fixed.fixed)) == ([], 1)
+    two_new = _finding_changes(before, json.dumps({"findings": [dead] * 4 + [other]}))
+    assert two_new is not None and (len(two_new.new), two_new.fixed) == (2, [])

@@ -663,3 +663,33 @@ def test_a_missing_field_and_a_wrong_type_lower_exactly_those_sub_scores(
     assert draft["structured"]["completeness"] == 50.0
     assert draft["structured"]["type_correctness"] == 66.67
     assert draft["structured"]["score"] == 75.0  # 15 + 40 + 10 + 10
+
+
+def test_structured_data_nested_hundreds_deep_is_scored_not_a_crash() -> None:
+    """JSON Python reads (under its own nesting limit) is read without recursion: a value 400
+    levels deep is scored, and the items around it are too."""
+    from plugin_eval.montecarlo.structured import canonical
+
+    good = (
+        '{"cleaned_data_list":["a","b"],"structured_data":{"x":1},'
+        '"dataset_schema":{"fields":[{"name":"x"}]}}'
+    )
+    deep = good.replace('{"x":1}', '{"x":' + "[" * 400 + "1" + "]" * 400 + "}")
+    scored = score_text("\n".join([good, deep, good]), json_lines=True)
+    assert [(e.line, e.problem) for e in scored.entries] == [(1, None), (2, None), (3, None)]
+    assert canonical([1, [], 2.0, {"a": True, "b": [None, "x"]}, ()]) == "1  2 true  x "
+
+
+def test_a_json_lines_line_holding_a_raw_line_separator_stays_one_line() -> None:
+    """JSON allows U+2028, U+2029 and U+0085 raw inside a string: they end no line of JSON
+    Lines, so the items and their line numbers stay as written (CRLF line ends too)."""
+    item = (
+        '{"cleaned_data_list":["a\u2028b","c\u0085d"],"structured_data":{"x":"e\u2029f"},'
+        '"dataset_schema":{"fields":[{"name":"x"}]}}'
+    )
+    scored = score_text("\r\n".join([item, item, "not json"]) + "\r\n", json_lines=True)
+    assert [(e.line, e.problem is None) for e in scored.entries] == [
+        (1, True),
+        (2, True),
+        (3, False),
+    ]

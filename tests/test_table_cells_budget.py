@@ -189,3 +189,34 @@ def test_a_body_cut_at_its_first_line_is_not_called_empty(
     [cut] = _listed(result, "PE005")
     assert (cut.path, cut.line, cut.column) == ("example-skill/SKILL.md", 6, None)
     assert _listed(result, "PE305") == []
+
+
+def test_a_list_ten_deep_is_read_whole(make_skill: MakeSkill) -> None:
+    """markdown-it's CommonMark preset stops at 20 levels of blocks (ten lists) and skips the
+    rest in silence: a dead link after such a list was lost. The parser reads 100 levels."""
+    nest = "".join("  " * k + f"- item {k}\n" for k in range(10))
+    result = score(make_skill(FRONT + f"# Steps\n\n{nest}\n## After\n\n{AFTER}\n"))
+    assert _listed(result, "PE005") == []
+    assert [(f.line, f.column) for f in _listed(result, "PE201")] == [(21, 5)]
+
+
+def test_a_list_nested_past_the_parser_is_cut_and_said(make_skill: MakeSkill) -> None:
+    """Past MARKDOWN_NESTING levels the body from the first line nested deeper is read as
+    lines of text only, and PE005 names that line (here the 50th list, at line 57)."""
+    nest = "".join("  " * k + f"- item {k}\n" for k in range(60))
+    folder = make_skill(FRONT + f"# Steps\n\n{nest}\n## After\n\n{AFTER}\n")
+    result = score(folder)
+    [cut] = _listed(result, "PE005")
+    assert (cut.code, cut.path, cut.line, cut.column) == (
+        "PE005",
+        "example-skill/SKILL.md",
+        57,
+        None,
+    )
+    assert cut.message == (
+        "lists or quotes at line 57 nest deeper than the Markdown parser reads (100 levels of "
+        "blocks: a list and its item are two, a quote one); the lines before it are read as "
+        "Markdown, the rest only as lines of text"
+    )
+    assert _listed(result, "PE201") == [] and _listed(result, "PE305") == []
+    assert [h.text for h in parse_skill(folder).headings] == ["Steps"]

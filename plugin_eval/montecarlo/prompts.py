@@ -156,7 +156,11 @@ def load_evals(folder: Path, display: str) -> PromptSet | None:
     for path in files:
         shown = f"{display}/{EVAL_DIR}/{path.name}"
         for case in load_eval_file(path, shown):
-            cid = case.id if case.id not in seen else f"{path.stem}-{case.id}"
+            # A repeated id takes the file's name, then a number, until it is one no case has.
+            cid, more = case.id, 1
+            while cid in seen:
+                cid = f"{path.stem}-{case.id}" + (f"-{more}" if more > 1 else "")
+                more += 1
             seen.add(cid)
             cases.append(_replace_id(case, cid))
     if not cases:
@@ -373,6 +377,10 @@ def _structured(item: Mapping[str, Any], n: int, site: _Site) -> Expectation | N
             plain[key] = _json_value(value)
         except ValueError as err:
             raise EvalFileError(f"{site.at(n, key)}: {key}{err}") from None
+        except RecursionError:  # nested hundreds deep: named here, not as a crash
+            raise EvalFileError(
+                f"{site.at(n, key)}: {key} is nested too deeply to read: flatten it"
+            ) from None
     try:
         return expectation(plain["expected_json"], plain["expected_schema"])
     except SchemaError as err:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -348,7 +348,34 @@ def _share(part: int, whole: int, empty: float) -> float:
 
 def canonical(value: object) -> str:
     """A value as text to compare: ISO dates and URLs in canonical form, numbers without a
-    trailing ``.0``, ``true``/``false``, a list or object as the text of its values in order."""
+    trailing ``.0``, ``true``/``false``, a list or object as the text of its values in order.
+
+    Read without recursion (a value 900 levels deep is JSON Python reads): a container's text
+    is its values' texts joined by spaces, so the whole is every scalar's text, depth first,
+    an empty container standing as an empty text."""
+    if not isinstance(value, Mapping | list | tuple):
+        return _canonical_scalar(value)
+    texts: list[str] = []
+    stack: list[Iterator[object]] = [iter((value,))]
+    while stack:
+        item = next(stack[-1], _END)
+        if item is _END:
+            stack.pop()
+        elif isinstance(item, Mapping | list | tuple):
+            values = item.values() if isinstance(item, Mapping) else item
+            if values:
+                stack.append(iter(values))
+            else:
+                texts.append("")
+        else:
+            texts.append(_canonical_scalar(item))
+    return " ".join(texts)
+
+
+_END = object()
+
+
+def _canonical_scalar(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -360,10 +387,6 @@ def canonical(value: object) -> str:
     if isinstance(value, str):
         text = value.strip()
         return iso_date(text) or canonical_url(text) or value
-    if isinstance(value, Mapping):
-        return " ".join(canonical(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return " ".join(canonical(v) for v in value)
     return str(value)
 
 

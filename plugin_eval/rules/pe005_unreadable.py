@@ -32,7 +32,8 @@ RULE = Rule(
     subscore="frontmatter_quality",
     summary="SKILL.md is UTF-8 text (a BOM and CRLF line ends are fine), not binary and not "
     "absurdly large: past 4 MiB it is not read, past MARKDOWN_LINES body lines it is not "
-    "parsed as Markdown, nor from the table row that passes TABLE_CELLS cells, and a "
+    "parsed as Markdown, nor from the table row that passes TABLE_CELLS cells or the line "
+    "nested deeper than MARKDOWN_NESTING levels, and a "
     "paragraph past INLINE_MARKS link, code and HTML marks is read as plain text; each cut is "
     "reported where it falls.",
     why="Harnesses read SKILL.md as UTF-8; other encodings garble the description or fail to "
@@ -53,6 +54,7 @@ RULE = Rule(
         Setting("MARKDOWN_LINES", "body lines parsed as Markdown"),
         Setting("INLINE_MARKS", "marks opening inline syntax read in one paragraph"),
         Setting("TABLE_CELLS", "table cells of the body parsed as Markdown"),
+        Setting("MARKDOWN_NESTING", "levels of blocks the body's Markdown is read nested"),
     ),
     limits="Only SKILL.md is checked; files under references/, scripts/ or assets/ are not tested "
     "for encoding. The first byte that is not UTF-8 is reported, not every one.",
