@@ -18,6 +18,7 @@ from plugin_eval.document import SKILL_FILE
 from plugin_eval.engine import NEEDS_A_MODEL, score_skill
 from plugin_eval.montecarlo.results import Usage
 from plugin_eval.montecarlo.settings import DEPTH_RUNS, MonteCarloSettings
+from plugin_eval.output_files import unusable
 from plugin_eval.report.certificate import (
     NOT_CERTIFIED,
     Certificate,
@@ -117,18 +118,13 @@ def check_out(out: Path, skill: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
         writable = os.access(out, os.W_OK | os.X_OK)
     except OSError as err:
-        raise Refused(
-            f"--out {out}: cannot be written ({err.strerror or err}); give a folder plugin-eval "
-            "can write"
-        ) from None
+        raise Refused(str(unusable("--out", out, err))) from None
     finally:
         for folder in made:  # the deepest first
             with contextlib.suppress(OSError):
                 folder.rmdir()
     if not writable:
-        raise Refused(
-            f"--out {out}: cannot be written (not writable); give a folder plugin-eval can write"
-        )
+        raise Refused(str(unusable("--out", out, "not writable")))
 
 
 def certify(

@@ -123,10 +123,6 @@ class _Spent(Exception):
         self.spent = spent
 
 
-# The key of ``env`` that asks the block parser to stop at its nesting limit (``parse_capped``).
-_NESTING_CUT = "plugin_eval.nesting_cut"
-
-
 class _Block(ParserBlock):
     """The block parser, which at its nesting limit skips the rest of the range it was given
     (to the end of a list that runs to the end of the file) without a word: under
@@ -134,7 +130,7 @@ class _Block(ParserBlock):
 
     def tokenize(self, state: StateBlock, startLine: int, endLine: int) -> None:
         limit = state.md.options.maxNesting
-        if state.level >= limit and state.env.get(_NESTING_CUT):
+        if state.level >= limit and _CELLS_LEFT in state.env:  # under parse_capped
             line = state.skipEmptyLines(startLine)
             if line < endLine and state.sCount[line] >= state.blkIndent:
                 raise _Spent(NestingSpent(line, limit))
@@ -526,7 +522,6 @@ def parse_capped(
     spent: CellsSpent | NestingSpent | None = None
     while True:
         env[_CELLS_LEFT] = _Cells(cells)
-        env[_NESTING_CUT] = True
         try:
             tokens = parse_lines(lines, env)
         except _Spent as stop:
@@ -535,7 +530,7 @@ def parse_capped(
             env.clear()
             env.update(given)
             continue
-        del env[_CELLS_LEFT], env[_NESTING_CUT]
+        del env[_CELLS_LEFT]
         return tokens, spent
 
 

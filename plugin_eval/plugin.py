@@ -26,8 +26,7 @@ CLAUDE_MANIFEST = ".claude-plugin/plugin.json"
 CODEX_MANIFEST = ".codex-plugin/plugin.json"
 MANIFESTS = (CLAUDE_MANIFEST, CODEX_MANIFEST)
 MARKETPLACE = ".claude-plugin/marketplace.json"
-MAX_PART_BYTES = budgets.PART_BYTES
-TOO_LARGE = f"over {MAX_PART_BYTES // (1024 * 1024)} MiB ({MAX_PART_BYTES:,} bytes)"
+TOO_LARGE = f"over {budgets.PART_BYTES // (1024 * 1024)} MiB ({budgets.PART_BYTES:,} bytes)"
 
 
 @dataclass(frozen=True, repr=False)
@@ -40,6 +39,8 @@ class Manifest:
     error: str | None = None  # what is wrong, after "is": "not valid JSON: …"
     error_line: int | None = None
     error_column: int | None = None
+    # When the file was not read at all there is no JSON to fix: what to do instead.
+    fix: str | None = None
     # A marketplace entry standing in for plugin.json: where the entry starts in its file,
     # the line every finding on it points to.
     entry_line: int | None = None
@@ -241,16 +242,19 @@ def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:
 
 def read_manifest(folder: Path, rel: str) -> Manifest:
     """The manifest at ``rel`` in a plugin folder, read bounded; why not, when it cannot be."""
+    if kind_within(folder, rel) == "link":  # its folder is a symlink: never followed
+        fix = "Put the manifest itself in the plugin folder, not a symlink to it."
+        return Manifest(rel, "", None, "reached through a symlink, not followed", 1, 1, fix)
     try:
-        if kind_within(folder, rel) == "link":  # its folder is a symlink: never followed
-            raise OSError(0, "reached through a symlink, not followed")
-        raw = read_file(folder / rel, MAX_PART_BYTES + 1)
+        raw = read_file(folder / rel, budgets.PART_BYTES + 1)
     except OSError as err:
-        reason = err.strerror or str(err)
-        # errno 0: this module's own reason ("reached through a symlink, not followed").
-        return Manifest(rel, "", None, reason if not err.errno else f"not readable: {reason}", 1, 1)
-    if len(raw) > MAX_PART_BYTES:  # cut, it would only read as JSON that stops short
-        return Manifest(rel, "", None, f"{TOO_LARGE}; it was not read", 1, 1)
+        fix = (
+            f"Make the file readable by whoever installs the plugin (for example: chmod a+r {rel})."
+        )
+        return Manifest(rel, "", None, f"not readable: {err.strerror or err}", 1, 1, fix)
+    if len(raw) > budgets.PART_BYTES:  # cut, it would only read as JSON that stops short
+        fix = "Keep plugin.json to the manifest's own fields; a harness reads nothing else there."
+        return Manifest(rel, "", None, f"{TOO_LARGE}; it was not read", 1, 1, fix)
     text = raw.decode("utf-8-sig", errors="replace")
     try:
         data = json_input.parse(text)
@@ -264,12 +268,12 @@ def read_manifest(folder: Path, rel: str) -> Manifest:
 def _part(folder: Path, kind: str, rel: str) -> Part:
     problems: list[ParseProblem] = []
     try:
-        raw = read_file(folder / rel, MAX_PART_BYTES + 1)
+        raw = read_file(folder / rel, budgets.PART_BYTES + 1)
     except OSError as err:
         raw = b""
         problems.append(ParseProblem(Problem.NOT_TEXT, f"cannot be read: {err.strerror or err}"))
-    if len(raw) > MAX_PART_BYTES:
-        raw = raw[:MAX_PART_BYTES]
+    if len(raw) > budgets.PART_BYTES:
+        raw = raw[: budgets.PART_BYTES]
         problems.append(
             ParseProblem(
                 Problem.TOO_LARGE,

@@ -370,11 +370,9 @@ def test_a_stale_name_below_a_report_subfolder_is_not_removed(tmp_path: Path) ->
 
 
 def test_a_manifest_or_part_past_its_cap_is_said_not_misread(tmp_path: Path) -> None:
-    """A plugin.json or agent file over MAX_PART_BYTES is not read as JSON or frontmatter that
+    """A plugin.json or agent file over PART_BYTES is not read as JSON or frontmatter that
     stops short ("Unterminated string"): the finding says it is too large."""
-    from plugin_eval.plugin import MAX_PART_BYTES
-
-    pad = "pad " * (MAX_PART_BYTES // 4)
+    pad = "pad " * (budgets.PART_BYTES // 4)
     manifest = json.dumps({"name": "csv-tools", "version": "1.0.0", "description": pad})
     agent = f"---\nname: a\ndescription: Reviews CSV files.\n---\n\n{pad}\n"
     write_files(

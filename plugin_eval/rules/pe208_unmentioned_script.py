@@ -14,7 +14,22 @@ from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, Rule, Setting, per_folder
 from plugin_eval.walk import read_file
 
-SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".r", ".ps1")
+# The scripts read, by suffix, and the program that runs each (the command a body would
+# write for it, which a fix suggests).
+PROGRAMS = {
+    ".py": "python",
+    ".sh": "bash",
+    ".bash": "bash",
+    ".js": "node",
+    ".mjs": "node",
+    ".cjs": "node",
+    ".ts": "npx tsx",
+    ".rb": "ruby",
+    ".pl": "perl",
+    ".r": "Rscript",
+    ".ps1": "pwsh -File",
+}
+SCRIPT_SUFFIXES = tuple(PROGRAMS)
 # `_private.py`, `__init__.py`, `test_x.py`, `x_test.py`, `x.test.js`, `x.spec.ts`.
 _TEST = regexes.compile(r"/(?:_|test_)|[_.](?:test|spec)\.[a-z0-9]+$", re.IGNORECASE)
 HEAD = (
@@ -59,31 +74,9 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         for path in paths:
             yield RULE.finding(
                 f"'{path}' is never mentioned in SKILL.md, so the model never runs it",
-                fix=f"Say when to run it (`{_command(path)} …`) and what it prints, or remove it.",
+                fix=f"Say when to run it (`{PROGRAMS[posixpath.splitext(path)[1].lower()]} "
+                f"{path} …`) and what it prints, or remove it.",
             )
-
-
-# The program that runs a script, by its suffix (the command a body would write for it).
-_PROGRAMS = {
-    ".py": "python",
-    ".sh": "bash",
-    ".bash": "bash",
-    ".js": "node",
-    ".mjs": "node",
-    ".cjs": "node",
-    ".ts": "npx tsx",
-    ".rb": "ruby",
-    ".pl": "perl",
-    ".r": "Rscript",
-    ".ps1": "pwsh -File",
-}
-
-
-def _command(path: str) -> str:
-    """How a body would run ``path``: its program, then the path."""
-    suffix = path[path.rfind(".") :].lower() if "." in path.rsplit("/", 1)[-1] else ""
-    program = _PROGRAMS.get(suffix)
-    return f"{program} {path}" if program else path
 
 
 def _named_by(doc: SkillDocument, readers: list[str], wanted: list[str]) -> set[str]:

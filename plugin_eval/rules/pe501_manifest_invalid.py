@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.plugin import TOO_LARGE, Manifest, PluginDocument
+from plugin_eval.plugin import PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import good_plugin
@@ -18,25 +18,9 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 f"{manifest.shown} is {manifest.error}",
                 manifest.error_line,
                 manifest.error_column,
-                _unread_fix(manifest),
+                manifest.fix,
                 path=manifest.path,
             )
-
-
-def _unread_fix(manifest: Manifest) -> str | None:
-    """The fix of a manifest that was not read: there is no JSON to fix."""
-    if manifest.error is None or manifest.data is not None or manifest.text:
-        return None
-    if manifest.error.startswith("not readable"):
-        return (
-            "Make the file readable by whoever installs the plugin (for example: chmod a+r "
-            f"{manifest.path})."
-        )
-    if "symlink" in manifest.error:
-        return "Put the manifest itself in the plugin folder, not a symlink to it."
-    if manifest.error.startswith(TOO_LARGE):
-        return "Keep plugin.json to the manifest's own fields; a harness reads nothing else there."
-    return None
 
 
 RULE = PluginRule(
