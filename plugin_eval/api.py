@@ -19,6 +19,7 @@ import json
 import logging
 import os
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,7 @@ from plugin_eval.config import (
 from plugin_eval.discovery import Scope, discover, is_pattern
 from plugin_eval.engine import DepthUnavailable, check_depth, joined, score_skill
 from plugin_eval.findings import Severity
-from plugin_eval.output_files import PathUnusable, unusable, write_text
+from plugin_eval.output_files import TEMP_PREFIX, TEMP_SUFFIX, PathUnusable, unusable, write_text
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.report.formats import RenderOptions, Subject, Verdict
 from plugin_eval.report.formats import render as render_format
@@ -386,6 +387,22 @@ def output_problem(path: Path) -> str | None:
         return os.strerror(errno.ENOTDIR)
     if not os.access(parent, os.W_OK | os.X_OK):
         return os.strerror(errno.EACCES)
+    return _cannot_create_in(parent)
+
+
+def _cannot_create_in(folder: Path) -> str | None:
+    """Why a file cannot be made in ``folder``, found by making one (the temporary name a
+    write uses) and removing it: permissions do not tell, for root or on a file system that
+    takes no files (/proc) or is mounted read-only."""
+    probe = folder / f"{TEMP_PREFIX}{os.getpid()}-probe{TEMP_SUFFIX}"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    except FileExistsError:
+        return None  # one is there: files can be made (it is left to its maker)
+    except OSError as err:
+        return err.strerror or str(err)
+    with suppress(OSError):
+        os.unlink(probe)
     return None
 
 

@@ -90,3 +90,13 @@ NAMED_SKILLS_SEARCHED = 16
 # bounded by max_tokens (a few thousand tokens, tens of KB); a hostile or broken endpoint
 # sending 50 MB would otherwise cost gigabytes to redact and cache.
 MODEL_REPLY_CHARS = 1_000_000
+# dataset-score: bytes of one item, a line of JSON Lines or a file of one object (the seed's
+# item is five cleaned texts and one object, a few KB); a longer line is a bad item of its
+# own, read past, and a longer file of one item is refused. JSON Lines are read and scored a
+# line at a time, so a file of any number of items costs the memory of one.
+DATASET_ITEM_BYTES = 16 * 1024 * 1024
+# dataset-score: how much comparing an item's cleaned texts pair by pair may cost, counted
+# as one per pair plus the words of the smaller text of each pair (some 20 million a second).
+# The seed sends five texts; 1,000 short texts cost about a million, while 6,000 of one word
+# cost 18 million pairs. Past it the item is refused, with what it would cost.
+PAIRWISE_WORK = 20_000_000

@@ -6,7 +6,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -328,6 +328,19 @@ def _emit(
                 f"--output-file {name}={path}: cannot be written ({err.strerror or err}); "
                 "give a path plugin-eval can write"
             ) from None
+
+
+def _write_all(parts: Iterator[str], size: int = 64 * 1024) -> None:
+    """Write text made in parts as it comes, some KB at a time."""
+    held: list[str] = []
+    length = 0
+    for part in parts:
+        held.append(part)
+        length += len(part)
+        if length >= size:
+            _write("".join(held))
+            held, length = [], 0
+    _write("".join(held))
 
 
 def _write(text: str) -> None:
@@ -856,22 +869,41 @@ def dataset_score_command(
     from plugin_eval import dataset_score
 
     shown = "<stdin>" if str(file) == "-" else str(file)
-    try:
-        raw = sys.stdin.buffer.read() if str(file) == "-" else file.read_bytes()
-        text = raw.decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else err
-        raise _usage(f"{shown}: cannot be read ({reason}); give a UTF-8 JSON file") from None
-    lines = file.suffix.lower() in dataset_score.JSON_LINES_SUFFIXES
-    scored = dataset_score.score_text(text, json_lines=lines)
     stderr = _err()
-    for problem in dataset_score.problems(scored, shown):
-        stderr.print(f"[bold red]error:[/] {terminal(problem)}")
-    if output == "text":
-        _write(dataset_score.render_text(scored))
-    elif scored.json_lines or not scored.bad:
-        _write(json.dumps(scored.output(), indent=2, ensure_ascii=False) + "\n")
-    raise typer.Exit(api.EXIT_FAIL if scored.bad else api.EXIT_OK)
+    bad = 0
+
+    def reported(entries: Iterator[dataset_score.Entry]) -> Iterator[dataset_score.Entry]:
+        nonlocal bad
+        for entry in entries:
+            if entry.problem is not None:
+                bad += 1
+                text = dataset_score.problem(entry, shown, json_lines)
+                stderr.print(f"[bold red]error:[/] {terminal(text)}")
+            yield entry
+
+    try:
+        with ExitStack() as stack:
+            stream = sys.stdin.buffer if str(file) == "-" else stack.enter_context(file.open("rb"))
+            told = file.suffix.lower() in dataset_score.JSON_LINES_SUFFIXES
+            json_lines, entries = dataset_score.score_stream(stream, json_lines=told)
+            items = reported(entries)
+            if output == "text":
+                _write_all(dataset_score.text_lines(items, json_lines))
+            elif json_lines:
+                _write_all(dataset_score.json_list_parts(items))
+            else:
+                entry = next(items)
+                if entry.output is not None:
+                    _write(json.dumps(entry.output, indent=2, ensure_ascii=False) + "\n")
+    except BrokenPipeError:
+        raise
+    except dataset_score.Unreadable as err:
+        raise _usage(f"{shown}: cannot be read ({err}); {err.fix}") from None
+    except OSError as err:
+        raise _usage(
+            f"{shown}: cannot be read ({err.strerror or err}); give a readable file"
+        ) from None
+    raise typer.Exit(api.EXIT_FAIL if bad else api.EXIT_OK)
 
 
 benchmark_app = typer.Typer(

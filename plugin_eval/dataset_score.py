@@ -26,12 +26,20 @@ others.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from plugin_eval import json_input
-from plugin_eval.montecarlo.consistency import consistency_score, mean_pairwise_jaccard
+from plugin_eval.budgets import DATASET_ITEM_BYTES, PAIRWISE_WORK
+from plugin_eval.montecarlo.consistency import (
+    consistency_score,
+    mean_pairwise_similarity,
+    pairwise_work,
+    word_sets,
+)
 from plugin_eval.montecarlo.structured import (
     Expectation,
     Field,
@@ -82,8 +90,16 @@ class Scored:
 def score_item(item: object) -> dict[str, Any]:
     """The seed's output for one input item; raises ItemError when it is not the seed's."""
     texts, data, fields = _checked(item)
+    sets = word_sets(texts)
+    work = pairwise_work(sets)
+    if work > PAIRWISE_WORK:
+        raise ItemError(
+            f"cleaned_data_list: comparing its {len(texts):,} texts pair by pair would cost "
+            f"{work:,} steps, over the {PAIRWISE_WORK:,} one item may take (the seed sends "
+            "five texts): split it into items of fewer texts"
+        )
     sub = score_object(data, Expectation(fields), [source(t) for t in texts])
-    similarity = mean_pairwise_jaccard(texts)
+    similarity = mean_pairwise_similarity(sets)
     consistency = _score(consistency_score(similarity if similarity is not None else 0.0))
     details = (
         _score(sub.completeness),
@@ -146,51 +162,148 @@ def _shown(value: float) -> Number:
 
 # --- files -----------------------------------------------------------------------------------
 
+# A line of JSON Lines: its number, and its text, or why it cannot be read.
+Line = tuple[int, str | None, str | None]
+_BOM = b"\xef\xbb\xbf"
+
+
+class Unreadable(ValueError):
+    """A file that holds one item (not JSON Lines) and cannot be read: why, and the fix."""
+
+    def __init__(self, reason: str, fix: str) -> None:
+        super().__init__(reason)
+        self.fix = fix
+
 
 def score_text(text: str, json_lines: bool = False) -> Scored:
     """Every item of a file's text: one JSON object, or JSON Lines (see the module)."""
-    if not json_lines:
+    numbered = ((n, line.removesuffix("\r"), None) for n, line in enumerate(text.split("\n"), 1))
+    found, entries = _read(numbered, json_lines, lambda: text)
+    return Scored(tuple(entries), found)
+
+
+def score_stream(stream: BinaryIO, json_lines: bool = False) -> tuple[bool, Iterator[Entry]]:
+    """Whether ``stream`` is JSON Lines, and its items, scored one at a time as they are read
+    (a file of a million lines is never held whole). A line over ``DATASET_ITEM_BYTES``, or
+    not UTF-8, is a bad item of its own; one item that is not JSON Lines is read whole, and
+    raises ``Unreadable`` when it is over that size or not UTF-8."""
+    lines = _stream_lines(stream)
+    # The bytes read to tell JSON Lines from one item, for ``whole``: never more than one item
+    # may hold, and only until it is told.
+    taken = bytearray()
+    over = False
+    deciding = True
+
+    def whole() -> str:
+        data = bytes(taken) + stream.read(DATASET_ITEM_BYTES + 1 - len(taken))
+        if over or len(data) > DATASET_ITEM_BYTES:
+            raise Unreadable(
+                f"over {DATASET_ITEM_BYTES // 2**20} MiB, the most one item holds",
+                "give one item a line (JSON Lines, *.jsonl), each under that size",
+            )
         try:
-            whole = json_input.parse(text)
-        except json_input.JsonInputError as err:
-            if not _first_line_is_an_object(text):
-                where = f"line {err.line}, column {err.column}"
-                return Scored(
-                    (Entry(err.line, problem=f"not JSON: {err.message} ({where})"),), False
-                )
-        else:
-            if isinstance(whole, list):
-                problem = "a JSON list: give one object, or JSON Lines (one object a line)"
-                return Scored((Entry(1, problem=problem),), False)
-            return Scored((_entry(1, whole),), False)
-    entries: list[Entry] = []
-    for number, line in enumerate(_lines(text), 1):
-        if not line.strip():
-            continue
-        try:
-            item = json_input.parse(line)
-        except json_input.JsonInputError as err:
-            problem = f"not JSON: {err.message} (column {err.column})"
-            entries.append(Entry(number, problem=problem))
-            continue
-        entries.append(_entry(number, item))
-    if not entries:
-        entries.append(Entry(1, problem="holds no item: give one JSON object a line"))
-    return Scored(tuple(entries), True)
+            return data.removeprefix(_BOM).decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise Unreadable(f"not UTF-8 at byte {err.start:,}", "give a UTF-8 JSON file") from None
+
+    def kept() -> Iterator[Line]:
+        nonlocal over
+        for number, raw in lines:
+            if deciding and not over:
+                over = raw is None or len(taken) + len(raw) > DATASET_ITEM_BYTES
+                taken.extend(b"" if over or raw is None else raw)
+            yield _decoded(number, raw)
+
+    found = _read(kept(), json_lines, whole)
+    deciding = False
+    taken.clear()
+    return found
 
 
-def _lines(text: str) -> list[str]:
-    """The lines of JSON Lines: split at line feeds (a carriage return before one dropped), not
-    at U+2028, U+2029 or U+0085, which JSON allows raw inside a string."""
-    return [line.removesuffix("\r") for line in text.split("\n")]
-
-
-def _first_line_is_an_object(text: str) -> bool:
-    first = next((line for line in _lines(text) if line.strip()), "")
+def _read(
+    lines: Iterator[Line], json_lines: bool, whole: Callable[[], str]
+) -> tuple[bool, Iterator[Entry]]:
+    """Read as JSON Lines when told, or when the first line with text is a JSON object by
+    itself and another line with text follows (then the whole is not one JSON value); one
+    JSON object alone on its line is one item. Anything else is read whole, as one value."""
+    if json_lines:
+        return True, _entries(lines)
+    # Lines with text only: blank ones are skipped as JSON Lines, and a file can hold millions.
+    seen = [line for line in itertools.islice(_with_text(lines), 1)]
+    first = _object(seen[0][1]) if seen else None
+    if first is not None:
+        seen += itertools.islice(_with_text(lines), 1)
+        if len(seen) > 1:
+            return True, _entries(itertools.chain(seen, lines))
+        return False, iter((_entry(1, first),))
+    text = whole()
     try:
-        return isinstance(json_input.parse(first), dict)
+        value = json_input.parse(text)
+    except json_input.JsonInputError as err:
+        where = f"line {err.line}, column {err.column}"
+        return False, iter((Entry(err.line, problem=f"not JSON: {err.message} ({where})"),))
+    if isinstance(value, list):
+        problem = "a JSON list: give one object, or JSON Lines (one object a line)"
+        return False, iter((Entry(1, problem=problem),))
+    return False, iter((_entry(1, value),))
+
+
+def _with_text(lines: Iterator[Line]) -> Iterator[Line]:
+    return (line for line in lines if line[1] is None or line[1].strip())
+
+
+def _entries(lines: Iterable[Line]) -> Iterator[Entry]:
+    """The items of JSON Lines, one a line with text: blank lines are skipped."""
+    any_item = False
+    for number, line, problem in lines:
+        if problem is not None:
+            yield Entry(number, problem=problem)
+        elif line is not None and line.strip():
+            try:
+                item = json_input.parse(line)
+            except json_input.JsonInputError as err:
+                yield Entry(number, problem=f"not JSON: {err.message} (column {err.column})")
+            else:
+                yield _entry(number, item)
+        else:
+            continue
+        any_item = True
+    if not any_item:
+        yield Entry(1, problem="holds no item: give one JSON object a line")
+
+
+def _stream_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
+    """The lines of a stream split at line feeds only (JSON allows U+2028, U+2029 and U+0085
+    raw inside a string), each with its line feed; None for a line over the size one item
+    may have, which is read past, never held."""
+    number = 0
+    while line := stream.readline(DATASET_ITEM_BYTES + 1):
+        number += 1
+        if len(line) > DATASET_ITEM_BYTES and not line.endswith(b"\n"):
+            while (rest := stream.readline(2**20)) and not rest.endswith(b"\n"):
+                pass
+            yield number, None
+        else:
+            yield number, line
+
+
+def _decoded(number: int, raw: bytes | None) -> Line:
+    if raw is None:
+        return number, None, f"over {DATASET_ITEM_BYTES // 2**20} MiB, the most one item holds"
+    if number == 1:
+        raw = raw.removeprefix(_BOM)
+    try:
+        return number, raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        return number, None, f"not UTF-8 at byte {err.start:,} of the line"
+
+
+def _object(line: str | None) -> dict[str, Any] | None:
+    try:
+        value = json_input.parse(line) if line is not None else None
     except json_input.JsonInputError:
-        return False
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _entry(line: int, item: object) -> Entry:
@@ -205,18 +318,35 @@ def _entry(line: int, item: object) -> Entry:
 
 def render_text(scored: Scored) -> str:
     """A short summary: each item's scores on one line, then the count for JSON Lines."""
-    lines = []
-    for entry in scored.entries:
-        head = f"line {entry.line}  " if scored.json_lines else ""
-        lines.append(head + (_summary(entry.output) if entry.output else "not scored"))
-    if scored.json_lines:
-        done = [e.output["miner_score"] for e in scored.entries if e.output]
-        mean = f"; mean miner_score {_number(sum(done) / len(done))}" if done else ""
-        lines.append(
-            f"{len(scored.entries)} item(s): {len(done)} scored, {len(scored.bad)} not scored"
-            + mean
-        )
-    return "".join(line + "\n" for line in lines)
+    return "".join(text_lines(iter(scored.entries), scored.json_lines))
+
+
+def text_lines(entries: Iterator[Entry], json_lines: bool) -> Iterator[str]:
+    """``render_text``'s lines, each as its item is scored."""
+    count = bad = 0
+    total = 0.0
+    for entry in entries:
+        count += 1
+        head = f"line {entry.line}  " if json_lines else ""
+        yield head + (_summary(entry.output) if entry.output else "not scored") + "\n"
+        if entry.output:
+            total += entry.output["miner_score"]
+        else:
+            bad += 1
+    if json_lines:
+        done = count - bad
+        mean = f"; mean miner_score {_number(total / done)}" if done else ""
+        yield f"{count} item(s): {done} scored, {bad} not scored{mean}\n"
+
+
+def json_list_parts(entries: Iterator[Entry]) -> Iterator[str]:
+    """The JSON Lines output, a list with null for each bad line, in parts as its items are
+    scored: together, the bytes of ``json.dumps(outputs, indent=2, ensure_ascii=False)``."""
+    yield "["
+    for number, entry in enumerate(entries):
+        shown = json.dumps(entry.output, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        yield ("," if number else "") + "\n  " + shown
+    yield "\n]\n"
 
 
 def _summary(output: Mapping[str, Any]) -> str:
@@ -237,7 +367,9 @@ def _number(value: float) -> str:
 
 def problems(scored: Scored, name: str) -> Sequence[str]:
     """'FILE:LINE: what is wrong' for each bad item of a JSON Lines file, 'FILE: …' else."""
-    return [
-        f"{name}:{e.line}: {e.problem}" if scored.json_lines else f"{name}: {e.problem}"
-        for e in scored.bad
-    ]
+    return [problem(e, name, scored.json_lines) for e in scored.bad]
+
+
+def problem(entry: Entry, name: str, json_lines: bool) -> str:
+    """One bad item's 'FILE:LINE: what is wrong' ('FILE: …' for a file of one item)."""
+    return f"{name}:{entry.line}: {entry.problem}" if json_lines else f"{name}: {entry.problem}"

@@ -407,3 +407,48 @@ def test_an_interval_without_width_is_said_even_when_a_few_resamples_differ() ->
     odd = {"triggering_accuracy": 0.8, "token_efficiency": 0.9}
     assert _no_width([same] * 1960 + [odd] * 40)  # 2 % differ: the central 95 % is one value
     assert not _no_width([same] * 1800 + [odd] * 200)
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("where", ["/proc/evals.yaml", "/proc/plugin-eval-x/evals.yaml"])
+def test_save_evals_where_no_file_can_be_made_is_refused_before_scoring(where: str) -> None:
+    """/proc takes no new file, whatever its permissions say (root may write anywhere): a
+    file is made there and removed to know, before the run, never after it."""
+    code, out, err = run("score", str(TARGET), "--depth", "deep", "--save-evals", where)
+    assert (code, out) == (2, "")
+    said = " ".join(err.split())
+    # Root is told what making the file said; another user, that the folder is not writable.
+    assert any(
+        f"--save-evals {where}: cannot be written ({why})" in said
+        for why in ("No such file or directory", "Permission denied")
+    )
+
+
+def test_checking_that_a_save_evals_file_can_be_made_leaves_nothing_behind(
+    tmp_path: Path,
+) -> None:
+    code, _, _ = run(
+        "score", str(TARGET), "--depth", "deep", "--save-evals", str(tmp_path / "e.yaml")
+    )
+    assert code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e.yaml"]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            'cases:\n  - prompt: "x \\ud800 y"\n',
+            "found invalid Unicode character escape code, while parsing a quoted scalar "
+            "(line 2, column 18)",
+        ),
+        ("cases:\n  - prompt: *nope\n", "found undefined alias (line 2, column 13)"),
+    ],
+)
+def test_an_eval_yaml_error_says_what_is_wrong_before_what_was_being_read(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    (tmp_path / "t.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(EvalFileError) as caught:
+        load_eval_file(tmp_path / "t.yaml", "evals/t.yaml")
+    assert str(caught.value) == f"evals/t.yaml: cannot be read: {said}"

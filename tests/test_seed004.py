@@ -205,6 +205,21 @@ def test_saved_evals_keep_the_cards_and_strict_seed(tmp_path: Path, suffix: str)
         assert path.read_text().count("strict-seed: true") == 1  # said once, for the file
 
 
+def test_saved_yaml_gives_back_keywords_and_prompts_holding_line_separators(
+    tmp_path: Path,
+) -> None:
+    """U+0085, U+2028 and U+2029 are read as line breaks in any YAML style but double quotes:
+    under strict-seed a keyword that came back as "a b" would match other text."""
+    odd = ["a\u0085b", "\u2028x", "y\u2029", "plain"]
+    rows = [{"query": "p\u0085q", "should_trigger": True, "expected_keywords": odd}]
+    cases = load(tmp_path, json.dumps({"strict-seed": True, "cases": rows}), "e.json")
+    path = tmp_path / "saved.yaml"
+    save_evals(path, PromptSet(tuple(cases), "evals/e.json", generated=False), "notes")
+    (again,) = load_eval_file(path, "saved")
+    assert (again.prompt, again.expected_keywords) == ("p\u0085q", tuple(odd))
+    assert '"a\\Nb"' in path.read_text(encoding="utf-8")  # the escape, never the raw break
+
+
 # --- the weighted pair score and the greedy match ----------------------------------------
 
 

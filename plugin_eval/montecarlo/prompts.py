@@ -184,9 +184,11 @@ def load_eval_file(path: Path, shown: str) -> list[EvalCase]:
             f"{shown}: cannot be read: {err.message} (line {err.line}, column {err.column})"
         ) from None
     except yaml.MarkedYAMLError as err:
+        # What is wrong first ("found an undefined alias"), then what was being read.
         mark = err.problem_mark or err.context_mark
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise EvalFileError(f"{shown}: cannot be read: {_first_line(err)}{where}") from None
+        said = ", ".join(part.strip() for part in (err.problem, err.context) if part)
+        raise EvalFileError(f"{shown}: cannot be read: {said or _first_line(err)}{where}") from None
     except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as err:
         raise EvalFileError(f"{shown}: cannot be read: {_first_line(err)}") from None
     items: object = data
@@ -454,7 +456,23 @@ def save_evals(path: Path, prompt_set: PromptSet, skill: str) -> None:
     if every_strict:
         document[STRICT_SEED] = True
     document["cases"] = cases
-    write_text(path, yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100))
+    text = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    write_text(path, text)
+
+
+class _Dumper(yaml.SafeDumper):
+    """PyYAML's safe dumper, but a string holding U+0085, U+2028 or U+2029 is written double
+    quoted, where they are escapes: in any other style the emitter writes them raw, and a
+    reader folds them as line breaks ("a\u0085b" comes back "a b")."""
+
+
+def _string(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+    if any(ch in data for ch in "\x85\u2028\u2029"):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style='"')
+    return dumper.represent_str(data)
+
+
+_Dumper.add_representer(str, _string)
 
 
 def _save_seed_fields(row: dict[str, Any], case: EvalCase, per_case: bool) -> None:
