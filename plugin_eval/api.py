@@ -29,9 +29,9 @@ from plugin_eval.config import (
     ConfigError,
     find_config,
     load_config,
-    matching_codes,
     not_a_pattern,
     pass_threshold_value,
+    selector_problem,
 )
 from plugin_eval.discovery import Scope, discover, is_pattern
 from plugin_eval.engine import DepthUnavailable, check_depth, joined, score_skill
@@ -104,11 +104,10 @@ def configure(
             raise UsageError(str(err)) from None
     overrides: dict[str, object] = {}
     for option, chosen in (("select", list(select)), ("ignore", list(ignore))):
-        unknown = [s for s in chosen if not matching_codes(s)]
-        if unknown:
-            raise UsageError(
-                f"--{option}: '{unknown[0]}' matches no rule (see `plugin-eval rules`)"
-            )
+        for selector in chosen:
+            problem = selector_problem(selector, ignoring=option == "ignore")
+            if problem is not None:
+                raise UsageError(f"--{option}: {problem}")
         if chosen:
             overrides[option] = chosen if option == "select" else [*config.ignore, *chosen]
     overrides.update(_thresholds(config, threshold, pass_threshold, weights))

@@ -288,7 +288,7 @@ def _split(values: list[str] | None) -> list[str]:
 def _files(specs: list[str] | None, subject: Subject) -> list[tuple[str, Path]]:
     """FORMAT=PATH pairs, each format one that can render the command's subject."""
     choices = names(subject)
-    out = []
+    out: list[tuple[str, Path]] = []
     for spec in specs or []:
         name, sep, path = spec.partition("=")
         if not sep or not path or name not in choices:
@@ -298,6 +298,12 @@ def _files(specs: list[str] | None, subject: Subject) -> list[tuple[str, Path]]:
         problem = api.output_problem(Path(path))
         if problem is not None:  # said before anything is scored
             raise _usage(f"--output-file {spec}: cannot be written ({problem})")
+        same = [f"{other}={p}" for other, p in out if os.path.abspath(p) == os.path.abspath(path)]
+        if same:  # the second would replace the first, and one report would be lost
+            raise _usage(
+                f"--output-file {spec}: {path} is also given to {same[0]}; give each format a "
+                "file of its own"
+            )
         out.append((name, Path(path)))
     return out
 

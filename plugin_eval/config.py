@@ -8,10 +8,18 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from plugin_eval.discovery import DEFAULT_EXCLUDE, Scope, is_pattern
-from plugin_eval.rules import ALL_RULES
+from plugin_eval.rules import ALL_RULES, BELOW_THRESHOLD
 from plugin_eval.scoring.composite import PASS_PRESETS
 
 CONFIG_FILES = (".plugin-eval.toml", "pyproject.toml")
@@ -43,6 +51,10 @@ def _line_of(path: Path, key: str) -> int | None:
         name = text.split("=", 1)[0].strip().strip("\"'")
         if "=" in text and name == key:
             return number
+        # A table of its own: "[per-path-ignores]", "[tool.plugin-eval.per-path-ignores]".
+        header = text.strip()
+        if header.startswith("[") and header.strip("[]").split(".")[-1].strip("\"' ") == key:
+            return number
     return None
 
 
@@ -58,7 +70,7 @@ class Config(BaseModel):
     per_path_ignores: dict[str, list[str]] = Field(
         default_factory=_no_ignores, alias="per-path-ignores"
     )
-    threshold: float | None = Field(default=None, ge=0, le=100)
+    threshold: float | None = Field(default=None, ge=0, le=100, strict=True)
     # Seed 003's pass threshold: the same gate as `threshold` (exit 1 under it), and the
     # seed's verdict (passThreshold, passed, [RESULT: PASS]) in every report. A number or a
     # preset name; the two settings may both be given only with one value.
@@ -71,7 +83,7 @@ class Config(BaseModel):
     # `exclude` replaces the defaults, `extend-exclude` adds to them.
     exclude: list[str] | None = None
     extend_exclude: list[str] = Field(default_factory=_no_selectors, alias="extend-exclude")
-    respect_gitignore: bool = Field(default=True, alias="respect-gitignore")
+    respect_gitignore: bool = Field(default=True, alias="respect-gitignore", strict=True)
     source: str | None = Field(default=None, exclude=True)
     # The folder of the file that declared these settings: per-path-ignores patterns are
     # relative to it, wherever plugin-eval runs from (the working folder when there is none).
@@ -91,10 +103,23 @@ class Config(BaseModel):
 
     @field_validator("select", "ignore")
     @classmethod
-    def _known(cls, value: list[str] | None) -> list[str] | None:
+    def _known(cls, value: list[str] | None, info: ValidationInfo) -> list[str] | None:
         for selector in value or []:
-            if not matching_codes(selector):
-                raise ValueError(f"'{selector}' matches no rule (see `plugin-eval rules`)")
+            problem = selector_problem(selector, ignoring=info.field_name == "ignore")
+            if problem is not None:
+                raise ValueError(problem)
+        return value
+
+    @field_validator("per_path_ignores")
+    @classmethod
+    def _known_per_path(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for pattern, selectors in value.items():
+            for selector in selectors:
+                problem = selector_problem(selector, ignoring=True)
+                if problem is not None:
+                    raise ValueError(
+                        problem.replace(f"'{selector}'", f"'{selector}' (for '{pattern}')", 1)
+                    )
         return value
 
     @field_validator("pass_threshold", mode="before")
@@ -170,6 +195,20 @@ def pass_threshold_value(value: object) -> float:
         presets = ", ".join(f"{name} ({score:g})" for name, score in PASS_PRESETS.items())
         raise ValueError(f"'{value}' is not a pass threshold: give a number 0–100 or {presets}")
     return number
+
+
+def selector_problem(selector: str, ignoring: bool) -> str | None:
+    """Why a selector of select, ignore or per-path-ignores cannot be used, if it cannot."""
+    codes = matching_codes(selector)
+    if not codes:
+        return f"'{selector}' matches no rule (see `plugin-eval rules`)"
+    if ignoring and codes == {BELOW_THRESHOLD.code}:
+        # The threshold's verdict, not a finding: ignoring it would change nothing.
+        return (
+            f"'{selector}' is the threshold's verdict, not a finding a rule makes, and is not "
+            "ignored: to drop it, drop the threshold"
+        )
+    return None
 
 
 def matching_codes(selector: str) -> frozenset[str]:

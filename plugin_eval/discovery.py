@@ -202,24 +202,51 @@ def entry_name(item: Item) -> str:
     return name if isinstance(name, str) and name else item.folder.name
 
 
-Ignores = tuple[tuple[str, "pathspec.GitIgnoreSpec"], ...]
+# Each .gitignore read: the folder it is in, relative to the searched root ("" for the root
+# and for the folders above it), the path from that folder down to the root (for a
+# .gitignore above the root; "" for one inside), and its patterns.
+Ignores = tuple[tuple[str, str, "pathspec.GitIgnoreSpec"], ...]
 
 
 def _ignored(rel: str, is_dir: bool, ignores: Ignores) -> bool:
     """Git's answer: the deepest .gitignore with a matching pattern decides (``!`` re-includes)."""
-    for base, spec in reversed(ignores):
+    for base, above, spec in reversed(ignores):
         inside = rel[len(base) + 1 :] if base else rel
+        if above:
+            inside = f"{above}/{inside}"
         decided = spec.check_file(inside + "/" if is_dir else inside).include
         if decided is not None:
             return decided
     return False
 
 
-def _gitignore(folder: Path, rel: str, ignores: Ignores, notes: list[str]) -> Ignores:
+def _above(root: Path, notes: list[str]) -> Ignores:
+    """The .gitignore files of the folders above ``root`` up to the top of its git work tree
+    (the nearest folder holding `.git`), as git applies them to what is below: a search of
+    `skills/` leaves out what the repository's own .gitignore does. Outside a work tree,
+    none (git reads none there)."""
+    chain: list[Path] = []
+    for folder in root.parents:
+        chain.append(folder)
+        if os.path.lexists(folder / ".git"):
+            break
+    else:
+        return ()
+    ignores: Ignores = ()
+    for folder in reversed(chain):
+        if os.path.isfile(folder / GITIGNORE):
+            above = root.relative_to(folder).as_posix()
+            ignores = _gitignore(folder, "", ignores, notes, above=above)
+    return ignores
+
+
+def _gitignore(
+    folder: Path, rel: str, ignores: Ignores, notes: list[str], above: str = ""
+) -> Ignores:
     """The search's patterns with this folder's .gitignore added: read as any file of the
     tree is (a regular file, bounded), and a line git would never match (one ending in a
     lone backslash) left out, as git leaves it."""
-    shown = f"{rel + '/' if rel else ''}{GITIGNORE}"
+    shown = str(folder / GITIGNORE) if above else f"{rel + '/' if rel else ''}{GITIGNORE}"
     try:
         raw = read_file(folder / GITIGNORE, budgets.GITIGNORE_BYTES + 1)
     except OSError as err:
@@ -231,7 +258,7 @@ def _gitignore(folder: Path, rel: str, ignores: Ignores, notes: list[str]) -> Ig
         )
         raw = raw[: budgets.GITIGNORE_BYTES]
     lines = raw.decode("utf-8", "replace").splitlines()
-    return (*ignores, (rel, patterns(lines)))
+    return (*ignores, (rel, above, patterns(lines)))
 
 
 def patterns(lines: list[str] | tuple[str, ...]) -> pathspec.GitIgnoreSpec:
@@ -262,6 +289,7 @@ def _walk(
     """The one walk (walk.Walk), pruned by the search's excludes and .gitignore files."""
     excluded = scope.spec()
     ignores_of: dict[str, Ignores] = {}
+    outer = _above(root, notes) if scope.respect_gitignore else ()
 
     def prune(rel: str, name: str) -> str | None:
         if excluded.match_file(rel + "/"):
@@ -291,7 +319,7 @@ def _walk(
             yield Item(Kind.PLUGIN, folder, here.rel)
             # Its skills/, agents/ and commands/ are its own, read with it: not searched.
             here.dirs[:] = [d for d in here.dirs if d not in PART_FOLDERS]
-        ignores = ignores_of.get(here.rel.rpartition("/")[0], ()) if here.rel else ()
+        ignores = ignores_of.get(here.rel.rpartition("/")[0], ()) if here.rel else outer
         if scope.respect_gitignore and GITIGNORE in names:
             ignores = _gitignore(folder, here.rel, ignores, notes)
         ignores_of[here.rel] = ignores

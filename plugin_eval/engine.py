@@ -79,7 +79,10 @@ def run_rules(doc: SkillDocument, facts: Facts, config: Config) -> tuple[list[Fi
     table = suppression.find(doc)
     found = run_checks(enabled, lambda rule: rule.check(doc, facts), SKILL_FILE)
     kept, hidden = suppression.apply(found, table)
-    kept += suppression.problems(table, lambda code: config.enabled(code, doc.folder))
+    lineless = {f.code for f in kept if f.line is None and f.path == SKILL_FILE}
+    kept += suppression.problems(
+        table, lambda code: config.enabled(code, doc.folder), lineless=lineless
+    )
     if not doc.listing.complete and config.enabled(LISTING_INCOMPLETE.code, doc.folder):
         kept.append(incomplete(doc.listing, "skill", SKILL_FILE))
     kept.sort(key=Finding.sort_key)

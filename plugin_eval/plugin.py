@@ -57,10 +57,18 @@ class Manifest:
 
     def line_of(self, key: str) -> int | None:
         """Line of a top-level key (JSON keeps no positions, so the text is searched)."""
+        return self.position_of(key)[0]
+
+    def position_of(self, key: str) -> tuple[int | None, int | None]:
+        """Line and column (of its opening quote) of a top-level key; a marketplace entry's
+        findings all point at the entry's line, with no column."""
         if self.entry_line is not None:
-            return self.entry_line
+            return self.entry_line, None
         match = re.search(r'"' + re.escape(key) + r'"\s*:', self.text)
-        return self.text.count("\n", 0, match.start()) + 1 if match else None
+        if match is None:
+            return None, None
+        start = match.start()
+        return self.text.count("\n", 0, start) + 1, start - self.text.rfind("\n", 0, start)
 
 
 @dataclass(frozen=True, repr=False)

@@ -24,11 +24,17 @@ from plugin_eval.textsearch import LazyRegex, at_word_starts, one_line
 TRIGGER_PATTERNS: tuple[str, ...] = (
     r"\buse\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+)?"
     r"(?:only\s+|proactively\s+|automatically\s+|immediately\s+|primarily\s+|mainly\s+)?"
-    r"(?:when(?:ever)?|for|to|if|during|before|after|while|on|in\s+case)\b:?",
+    r"(?:when(?:ever)?|for|to|if|during|before|after|while|on|in\s+case"
+    r"|at(?!\s+(?:least|most|all|your|its|will|once)\b))\b:?",
     r"\bshould\s+be\s+used\s+(?:only\s+)?(?:when(?:ever)?|for|to|if|during|while)\b:?",
     r"\b(?:invoke|activate|trigger|load|apply|consult|engage|call)\s+"
     r"(?:this\s+skill\s+|this\s+|it\s+|me\s+)?(?:only\s+|proactively\s+|automatically\s+)?"
-    r"(?:when(?:ever)?|for|if|on|during|while)\b:?",
+    r"(?:when(?:ever)?|for|if|on|during|while|before|after)\b:?",
+    # An agent's description names the delegation: "Delegate to this agent whenever …",
+    # "Delegates here when …" (the object is required: "delegates for callbacks" is C#).
+    r"\bdelegate[sd]?\s+(?:to\s+)?(?:this\s+(?:agent|subagent|skill)|here|it|me)\s+"
+    r"(?:only\s+|proactively\s+|automatically\s+)?"
+    r"(?:when(?:ever)?|for|if|on|during|while|before|after)\b:?",
     r"\btrigger(?:s|ed)?\s+(?:on|when|for|by|if)\b:?",
     # The verb in the third person or passive: "Activates when …", "Invoked for …".
     r"\b(?:invoke[sd]|activate[sd]|triggers|loads|applies|engaged)\s+(?:only\s+|automatically\s+)?"

@@ -346,6 +346,24 @@ def test_an_output_file_is_never_written_in_place_of_a_symlink_or_special_file(
     assert (tmp_path / "link.json").is_symlink()
 
 
+def test_two_formats_given_one_output_file_are_refused_before_scoring(tmp_path: Path) -> None:
+    """The second would replace the first, and one report would be lost without a word."""
+    out = tmp_path / "out.txt"
+    json_spec, sarif_spec = f"json={out}", f"sarif={tmp_path / '.' / 'out.txt'}"
+    skill = str(REPO / "corpus/broken-dead-links")
+    result = runner.invoke(
+        app, ["score", skill, "-q", "--output-file", json_spec, "--output-file", sarif_spec]
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    said = " ".join(result.stderr.split())
+    assert (
+        f"--output-file {sarif_spec}: {tmp_path / '.' / 'out.txt'} is also given to {json_spec}"
+        in said
+    )
+    assert "give each format a file of its own" in said
+    assert not out.exists()
+
+
 def test_every_path_parameter_takes_a_string(tmp_path: Path) -> None:
     """As score_paths does: a str is a path wherever the API takes one."""
     from plugin_eval import benchmark

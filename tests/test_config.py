@@ -111,6 +111,25 @@ def test_a_folder_outside_the_config_folder_is_not_matched(repo: Path, tmp_path:
             "pyproject.toml:3: 'threshold': threshold 70 and pass-threshold 65 differ: they are "
             "one setting (pass-threshold adds seed 003's verdict); keep one",
         ),
+        # A boolean or a string where a number belongs is an error, never read as 1 or 95.
+        (
+            "[tool.plugin-eval]\nthreshold = true\n",
+            "pyproject.toml:2: 'threshold': Input should be a valid number",
+        ),
+        (
+            '[tool.plugin-eval]\nthreshold = "95"\n',
+            "pyproject.toml:2: 'threshold': Input should be a valid number",
+        ),
+        (
+            '[tool.plugin-eval]\nrespect-gitignore = "no"\n',
+            "pyproject.toml:2: 'respect-gitignore': Input should be a valid boolean",
+        ),
+        # A code mistyped in per-path-ignores is refused as it is in ignore.
+        (
+            '[tool.plugin-eval.per-path-ignores]\n"skills/legacy" = ["ORPHAN_REFERNCE"]\n',
+            "pyproject.toml:1: 'per-path-ignores': 'ORPHAN_REFERNCE' (for 'skills/legacy') "
+            "matches no rule (see `plugin-eval rules`)",
+        ),
     ],
 )
 def test_a_bad_setting_is_named_with_its_line_and_the_fix(

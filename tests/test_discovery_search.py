@@ -341,3 +341,28 @@ def test_a_guard_on_a_change_that_adds_a_skill_passes(tmp_path: Path) -> None:
     )
     plain = runner.invoke(app, ["compare", str(repo / "new"), "--against", "HEAD"])
     assert plain.exit_code == 2
+
+
+def test_a_gitignore_above_the_searched_folder_applies_as_git_applies_it(tmp_path: Path) -> None:
+    """`score skills/` leaves out what the repository's .gitignore leaves out, as `score .`
+    does; a skill named on the command line is scored whatever ignores it."""
+    top = tmp_path / "work"
+    write_files(
+        top,
+        {
+            ".gitignore": "skills/vendored/\n*.draft/\n",
+            "skills/.gitignore": "!keep.draft/\n",
+            "skills/keep/SKILL.md": skill("keep"),
+            "skills/vendored/SKILL.md": skill("vendored"),
+            "skills/old.draft/SKILL.md": skill("old-draft"),
+            "skills/keep.draft/SKILL.md": skill("keep-draft"),
+        },
+    )
+    (top / ".git").mkdir()  # the top of the work tree: nothing above it is read
+    found = discover(top / "skills")
+    assert sorted(item.rel for item in found.items) == ["keep", "keep.draft"]
+    assert ("vendored", "ignored by .gitignore") in found.skipped
+    assert [i.rel for i in discover(top / "skills" / "vendored").items] == [""]
+    # Outside a git work tree git reads no .gitignore above the folder, and neither does this.
+    (top / ".git").rmdir()
+    assert len(discover(top / "skills").items) == 4

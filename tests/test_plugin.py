@@ -101,13 +101,17 @@ def test_plugin_text_output_lists_its_skills_and_parts(tmp_path: Path) -> None:
     assert "agent csv-analyst" in out and "command csv-clean" in out
 
 
-def test_a_claude_code_model_alias_is_a_portability_note_not_a_warning(tmp_path: Path) -> None:
+def test_an_agent_model_is_checked_against_what_claude_code_accepts(tmp_path: Path) -> None:
+    """Claude Code's own aliases and full model ids pass, with no portability note: a plugin's
+    agents are read by Claude Code only. Another vendor's model or a made-up name is a
+    warning at the line of `model`; leaving it out is documented (the agent inherits)."""
     from plugin_eval.rules.plugin_base import GOOD_AGENT
 
-    def agent_model(model: str) -> list[tuple[str, int | None, int | None, str, str]]:
-        agent = GOOD_AGENT.replace("model: inherit", f"model: {model}")
+    def agent_model(line: str) -> list[tuple[str, int | None, int | None, str, str]]:
+        agent = GOOD_AGENT.replace("model: inherit\n", line)
         folder = _materialise(
-            tmp_path / model, Example(good_plugin(**{"agents__csv-analyst.md": agent}), "p")
+            tmp_path / str(len(list(tmp_path.iterdir()))),
+            Example(good_plugin(**{"agents__csv-analyst.md": agent}), "p"),
         )
         return [
             (f.path, f.line, f.column, f.severity.value, f.message)
@@ -115,12 +119,21 @@ def test_a_claude_code_model_alias_is_a_portability_note_not_a_warning(tmp_path:
             if f.code == "PE604"
         ]
 
-    ((path, line, column, severity, message),) = agent_model("sonnet")
-    assert (path, line, column, severity) == ("p/agents/csv-analyst.md", 5, 1, "info")
-    assert "Claude Code alias, valid there; for portability" in message
-    ((*_, severity, message),) = agent_model("fast")
-    assert severity == "warning" and "no harness documents" in message
-    assert agent_model("inherit") == []
+    accepted = ["sonnet", "Opus", "haiku", "inherit", "claude-opus-4-1", "claude-sonnet-4-5"]
+    accepted += ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-opus-4-1@20250805"]
+    for model in accepted:
+        assert agent_model(f"model: {model}\n") == [], model
+    assert agent_model("") == []
+    assert agent_model("model:\n") == []  # empty: not set
+    ((path, line, column, severity, message),) = agent_model("model: fable\n")
+    assert (path, line, column, severity) == ("p/agents/csv-analyst.md", 5, 1, "warning")
+    assert message == (
+        "model 'fable' is not one Claude Code accepts for an agent (sonnet, opus, haiku, inherit "
+        "(the session's model) or a full model id): the agent does not run on the model meant"
+    )
+    ((*_, message),) = agent_model("model: 4\n")
+    assert message.startswith("model '4' (not text) is not one Claude Code accepts")
+    assert len(agent_model("model: gpt-4o\n")) == 1
 
 
 def test_a_plugin_whose_only_skill_is_a_symlink_is_empty_and_earns_no_score(

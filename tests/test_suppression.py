@@ -111,3 +111,62 @@ def test_a_reason_after_the_codes_ends_them(make_skill: MakeSkill) -> None:
     result = _score(make_skill(HEAD + body))
     assert _found(result) == [("PE008", 11, 26), ("PE201", 12, 5)]
     assert result.suppressed == 1
+
+
+def test_a_rule_name_suppresses_that_rule_only(make_skill: MakeSkill) -> None:
+    body = (
+        "---\n\n# S\n\n"
+        "<!-- plugin-eval: ignore orphan-reference -->\n"  # 8: covers line 9
+        "See [a](references/a.md).\n\n"
+        "<!-- plugin-eval: ignore missing-script -->\n"  # 11: another rule's name
+        "See [b](references/b.md).\n"
+    )
+    result = _score(make_skill(HEAD + body))
+    # The link under a name of another rule stays reported; that name hid nothing.
+    assert _found(result) == [("PE009", 11, 26), ("PE201", 12, 5)]
+    assert result.suppressed == 1
+
+
+def test_a_misspelt_flag_or_name_is_reported_and_hides_nothing(make_skill: MakeSkill) -> None:
+    """Read as a reason, either would have made the comment one that hides every code (an
+    error included), in silence."""
+    body = (
+        "---\n\n# S\n\n"
+        "<!-- plugin-eval: ignore orphan_refernce -->\n"  # 8: a flag in lower case, misspelt
+        "See [a](references/a.md).\n\n"
+        "<!-- plugin-eval: ignore mising-script because it is a draft -->\n"  # 11
+        "See [b](references/b.md).\n"
+    )
+    result = _score(make_skill(HEAD + body))
+    assert _found(result) == [
+        ("PE008", 8, 26),
+        ("PE201", 9, 5),
+        ("PE008", 11, 26),
+        ("PE201", 12, 5),
+    ]
+    assert result.suppressed == 0
+    unknown = [(f.message, f.fix) for f in result.findings if f.code == "PE008"]
+    assert unknown == [
+        (
+            "'ORPHAN_REFERNCE' in a suppression comment is not a rule's code, flag or name",
+            "Did you mean PE201 (ORPHAN_REFERENCE, orphan-reference)? Write that instead.",
+        ),
+        (
+            "'mising-script' in a suppression comment is not a rule's code, flag or name",
+            "Did you mean PE206 (MISSING_SCRIPT, missing-script)? Write that instead.",
+        ),
+    ]
+
+
+def test_a_finding_with_no_line_is_pointed_to_per_path_ignores(make_skill: MakeSkill) -> None:
+    """An unmentioned script is reported on SKILL.md without a line: no comment covers it,
+    and the PE009 fix says what turns it off instead of only "remove the code"."""
+    text = HEAD + "---\n\n<!-- plugin-eval: ignore PE208 -->\n# S\n\nSteps.\n"
+    folder = make_skill(text, files={"scripts/tool.py": "print(1)\n"})
+    result = _score(folder)
+    assert _found(result) == [("PE208", None, None), ("PE009", 6, 26)]
+    (unused,) = [f for f in result.findings if f.code == "PE009"]
+    assert unused.fix == (
+        "PE208's findings here have no line for a comment to cover: turn them off with the "
+        "configuration's per-path-ignores (or --ignore PE208), and remove PE208 from the comment."
+    )

@@ -23,5 +23,6 @@ RULE = EngineRule(
     examples=False,
     limits="It is a verdict on the run, not a finding of the skill: it is not in an item's "
     "JSON report (which holds the composite itself), does not count toward --fail-on, and "
-    "`report` does not apply a threshold.",
+    "`report` does not apply a threshold. Ignoring it (`--ignore PE010`, `ignore`) is refused "
+    "as a usage error: to drop the verdict, drop the threshold.",
 )

@@ -43,6 +43,12 @@ def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s-]", " ", text).replace("-", " ").split())
 
 
+def _within(part: str, whole: str) -> bool:
+    """Whether ``part`` is ``whole`` or a run of its whole words: "setup" is within "setup
+    and install", "api" is not within "rapid start"."""
+    return bool(part) and f" {part} " in f" {whole} "
+
+
 def _slug(text: str) -> str:
     """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
     text = unicodedata.normalize("NFKC", text).lower().strip()
@@ -101,7 +107,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             else:
                 name = match.group("bold") or match.group("quoted") or match.group("titled")
                 wanted = _plain(name)
-                if not wanted or any(wanted in h or (h and h in wanted) for h in names):
+                if not wanted or any(_within(wanted, h) or _within(h, wanted) for h in names):
                     continue
                 shown, what = name.strip(), "points to a section"
             yield RULE.finding(
@@ -162,8 +168,9 @@ RULE = Rule(
     source="plugin-eval",
     limits="English pointers only, and only to SKILL.md's own headings: a name in bold before "
     "'below' or 'above', a quoted or Title Case name before 'section', or a `#anchor` link. "
-    "A name that is part of a heading (or contains one) counts as found, so a loose pointer "
-    "('the Setup section' for '## Setup and install') passes. The pointer opens with see, "
+    "A name that is whole words of a heading (or contains one) counts as found, so a loose "
+    "pointer ('the Setup section' for '## Setup and install') passes, while letters inside a "
+    "word do not ('## API' is not 'Rapid start'). The pointer opens with see, "
     "read, refer to, consult, check, follow, in, under, per or from, on the first line of a "
     "paragraph, list item or cell; one inside quotation marks (an example of what to "
     "write: '\"In the Methods section…\"') or naming a section of something else ('the "

@@ -42,12 +42,25 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                     continue  # past the listing's cap: looked up on disk, never opened
                 else:
                     problem = "does not exist"
+                line, column = manifest.position_of(key)
                 yield RULE.finding(
                     f"'{key}' path '{raw}' {problem}",
-                    manifest.line_of(key),
-                    None,
+                    line,
+                    column,
                     path=manifest.path,
+                    fix=_fix(key, raw, problem),
                 )
+
+
+def _fix(key: str, raw: str, problem: str) -> str:
+    """A path that leaves the plugin is moved in; a missing one is corrected, or what it names
+    made, or the key dropped (a Codex manifest's "skills" where the plugin has none)."""
+    start = "Correct the path (relative to the plugin root, starting with './')"
+    if problem != "does not exist":
+        return f"{start}: copy what it names into the plugin folder."
+    if raw.endswith("/") or not posixpath.splitext(raw.rstrip("/"))[1]:
+        return f"{start}, create the folder with the plugin's {key} in it, or remove '{key}' if the plugin has none."
+    return f"{start}, add the file, or remove it from '{key}'."
 
 
 RULE = PluginRule(
@@ -70,7 +83,7 @@ RULE = PluginRule(
             }
         ),
         "csv-tools",
-        expect=(Expect("PE505", ".claude-plugin/plugin.json", 5, None),),
+        expect=(Expect("PE505", ".claude-plugin/plugin.json", 5, 3),),
     ),
     good=Example(
         good_plugin(

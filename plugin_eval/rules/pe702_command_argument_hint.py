@@ -11,22 +11,51 @@ from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_COMMAND, good_plugin
 
-ARGUMENT = regexes.compile(r"\$ARGUMENTS\b|\$[1-9]\b")
+# What Claude Code replaces in a command's prompt: $ARGUMENTS (all of them), $ARGUMENTS[N]
+# and its shorthand $N (0-based in its current documentation; $1 … $9 in the older one). A
+# "$5" followed by ".0" or "," and digits is a sum of money, not an argument.
+ARGUMENT = regexes.compile(r"\$ARGUMENTS(?:\[\d+\])?(?!\w)|\$\d(?![\w]|[.,]\d)")
 
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:
     for command in plugin.commands:
         if "argument-hint" in command.meta:
             continue
-        match = ARGUMENT.search(command.body)
-        if match:
-            line = command.file.body_start + command.body.count("\n", 0, match.start())
-            yield RULE.finding(
-                f"command /{command.stem} uses {match.group(0)} but has no 'argument-hint'",
-                line,
-                None,
-                path=command.path,
-            )
+        body = command.body
+        match = ARGUMENT.search(body)
+        if match is None:
+            continue
+        line = command.file.body_start + body.count("\n", 0, match.start())
+        column = match.start() - (body.rfind("\n", 0, match.start()) + 1) + 1
+        used = sorted({m.group() for m in ARGUMENT.finditer(body)}, key=_order)
+        yield RULE.finding(
+            f"command /{command.stem} uses {match.group(0)} but has no 'argument-hint'",
+            line,
+            column,
+            path=command.path,
+            fix=f"Add an 'argument-hint' that names what {_listed(used)} stand"
+            f"{'s' if len(used) == 1 else ''} for{_example(used)}.",
+        )
+
+
+def _order(token: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in token if ch.isdigit())
+    return (int(digits) if digits else -1, token)
+
+
+def _listed(used: list[str]) -> str:
+    shown = used[:4] + (["…"] if len(used) > 4 else [])
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _example(used: list[str]) -> str:
+    """A placeholder for each argument taken by position, in order (``[arg1] [arg2]``), or
+    one for them all when the prompt takes only $ARGUMENTS whole."""
+    positions = {_order(token)[0] for token in used} - {-1}
+    if not positions:
+        return ": 'argument-hint: [what to pass]'"
+    shown = " ".join(f"[arg{n}]" for n in range(1, min(len(positions), 9) + 1))
+    return f", in order: 'argument-hint: {shown}'"
 
 
 RULE = PluginRule(
@@ -35,20 +64,23 @@ RULE = PluginRule(
     name="command-argument-hint",
     severity=Severity.INFO,
     subscore="structural_completeness",
-    summary="A command whose prompt uses `$ARGUMENTS` or `$1`…`$9` has an `argument-hint`.",
+    summary="A command whose prompt uses `$ARGUMENTS`, `$ARGUMENTS[N]` or `$0`…`$9` has an "
+    "`argument-hint`.",
     why="The hint is shown while typing the command; without it users guess what to pass.",
-    fix="Add 'argument-hint: <path> [--dry-run]'.",
+    fix="Add an 'argument-hint' that names what the arguments stand for, in order "
+    "('argument-hint: [pr-number] [priority]').",
     bad=Example(
         good_plugin(
             **{"commands__csv-clean.md": GOOD_COMMAND.replace("argument-hint: <path>\n", "")}
         ),
         "csv-tools",
-        expect=(Expect("PE702", "commands/csv-clean.md", 6, None),),
+        expect=(Expect("PE702", "commands/csv-clean.md", 6, 23),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code slash commands documentation",
-    limits="It looks for `$ARGUMENTS` and `$1`…`$9` in the prompt; whether the hint matches how "
-    "the arguments are used is not checked. The finding has a line but no column.",
+    limits="It looks for `$ARGUMENTS`, `$ARGUMENTS[N]` and `$0`…`$9` anywhere in the prompt "
+    "(Claude Code replaces them in code blocks too), except a `$5` followed by `.0` or `,0` "
+    "(a sum of money); whether the hint matches how the arguments are used is not checked.",
     links=(sources.CLAUDE_COMMANDS,),
     check=check,
 )

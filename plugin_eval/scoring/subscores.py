@@ -410,11 +410,11 @@ def progressive_disclosure(doc: SkillDocument, facts: Facts, findings: list[Find
         evidence.append(Evidence(f"body is nearly empty ({content_lines} lines of text)", 0.10))
     else:
         over = max(lines / budgets.BODY_LINES, tokens / budgets.BODY_TOKENS)
-        if over <= 1:
+        if over < 1:  # the guide is "under" the budget, as PE303 reads it
             evidence.append(
                 Evidence(
-                    f"body within budget: {lines} lines, ~{tokens} tokens (≤{budgets.BODY_LINES} lines, "
-                    f"≤{budgets.BODY_TOKENS} tokens)",
+                    f"body within budget: {lines} lines, ~{tokens} tokens (under "
+                    f"{budgets.BODY_LINES} lines and {budgets.BODY_TOKENS} tokens)",
                     0.50,
                 )
             )

@@ -1,0 +1,124 @@
+"""What real plugins' agents and commands write, read as Claude Code reads it: a delegation
+condition phrased another way is a trigger (PE602); a command's arguments are the ones Claude
+Code replaces, and a sum of money is not one (PE702); a manifest path is placed at its key
+and its fix fits what is missing (PE505). Each case is a small plugin of its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from plugin_eval.config import Config
+from plugin_eval.plugin_score import score_plugin
+from plugin_eval.rules.plugin_base import GOOD_AGENT, GOOD_COMMAND, GOOD_MANIFEST, good_plugin
+from tests.conftest import write_files
+
+Found = tuple[str, int | None, int | None, str, str | None]
+
+
+def findings(tmp_path: Path, code: str, **files: str) -> list[Found]:
+    folder = tmp_path / "notes-kit"
+    write_files(folder, good_plugin(**files))
+    return [
+        (f.path, f.line, f.column, f.message, f.fix)
+        for f in score_plugin(folder, Config(), "notes-kit").findings
+        if f.code == code
+    ]
+
+
+def _agent(description: str) -> str:
+    return GOOD_AGENT.replace(GOOD_AGENT.split("\n")[2], "description: " + description, 1)
+
+
+# --- PE602: when to delegate, however it is said ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Opens the day's notes and lists open tasks. Use at the start of every work session.",
+        "Checks the migration for lock-heavy statements. Invoke after any change to schema/.",
+        "Writes release notes from merged PRs. Delegate to this agent whenever a tag is pushed.",
+        "Finds reference images and mood boards. Delegates here when the user wants styles.",
+    ],
+)
+def test_a_delegation_condition_phrased_otherwise_is_a_trigger(
+    tmp_path: Path, description: str
+) -> None:
+    assert findings(tmp_path, "PE602", **{"agents__csv-analyst.md": _agent(description)}) == []
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Writes release notes from merged PRs.",
+        "Wraps callbacks; uses delegates for event handlers in C#.",  # no delegation to it
+        "Summarises logs. Use at least two sources.",  # a quantity, not a moment
+    ],
+)
+def test_a_description_that_says_no_condition_still_has_no_trigger(
+    tmp_path: Path, description: str
+) -> None:
+    ((path, line, column, message, _),) = findings(
+        tmp_path, "PE602", **{"agents__csv-analyst.md": _agent(description)}
+    )
+    assert (path, line, column) == ("notes-kit/agents/csv-analyst.md", 3, 1)
+    assert message.startswith("agent description never says when to use it")
+
+
+# --- PE702: the arguments Claude Code replaces --------------------------------------------------
+
+
+def _command(body: str) -> str:
+    return GOOD_COMMAND.replace("argument-hint: <path>\n", "").replace(
+        "Clean the CSV file at $ARGUMENTS.\n", body
+    )
+
+
+def test_a_sum_of_money_is_not_an_argument(tmp_path: Path) -> None:
+    body = "Draft the pitch:\n\n```text\nTotal raise: $5.0M, burn $1,200 a month\n```\n"
+    assert findings(tmp_path, "PE702", **{"commands__csv-clean.md": _command(body)}) == []
+
+
+def test_the_zero_based_argument_is_found_and_the_fix_names_each_one(tmp_path: Path) -> None:
+    body = "Greet $0 warmly, then mention $1 and $0 again.\n"
+    ((path, line, column, message, fix),) = findings(
+        tmp_path, "PE702", **{"commands__csv-clean.md": _command(body)}
+    )
+    assert (path, line, column) == ("notes-kit/commands/csv-clean.md", 6, 7)
+    assert message == "command /csv-clean uses $0 but has no 'argument-hint'"
+    assert fix == (
+        "Add an 'argument-hint' that names what $0 and $1 stand for, in order: "
+        "'argument-hint: [arg1] [arg2]'."
+    )
+
+
+def test_all_the_arguments_at_once_get_one_placeholder(tmp_path: Path) -> None:
+    body = "Review pull request $ARGUMENTS and list blocking issues.\n"
+    ((_, line, column, _, fix),) = findings(
+        tmp_path, "PE702", **{"commands__csv-clean.md": _command(body)}
+    )
+    assert (line, column) == (6, 21)
+    assert fix == (
+        "Add an 'argument-hint' that names what $ARGUMENTS stands for: "
+        "'argument-hint: [what to pass]'."
+    )
+
+
+# --- PE505: placed at its key, with a fix that fits ---------------------------------------------
+
+
+def test_a_missing_manifest_folder_is_placed_at_its_key_and_may_be_dropped(
+    tmp_path: Path,
+) -> None:
+    manifest = GOOD_MANIFEST.replace('"author"', '"skills": "./skills-extra/",\n  "author"')
+    ((path, line, column, message, fix),) = findings(
+        tmp_path, "PE505", **{".claude-plugin__plugin.json": manifest}
+    )
+    assert (path, line, column) == ("notes-kit/.claude-plugin/plugin.json", 5, 3)
+    assert message == "'skills' path './skills-extra/' does not exist"
+    assert fix == (
+        "Correct the path (relative to the plugin root, starting with './'), create the folder "
+        "with the plugin's skills in it, or remove 'skills' if the plugin has none."
+    )
