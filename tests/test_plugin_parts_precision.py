@@ -122,3 +122,55 @@ def test_a_missing_manifest_folder_is_placed_at_its_key_and_may_be_dropped(
         "Correct the path (relative to the plugin root, starting with './'), create the folder "
         "with the plugin's skills in it, or remove 'skills' if the plugin has none."
     )
+
+
+# --- PE606, PE704: keys Claude Code ignores ----------------------------------------------------
+
+
+def test_an_agent_key_claude_code_ignores_is_named_with_the_field_meant(tmp_path: Path) -> None:
+    agent = GOOD_AGENT.replace("model: inherit\n", "modle: sonnet\ndisallowed-tools: Bash\n")
+    found = findings(tmp_path, "PE606", **{"agents__csv-analyst.md": agent})
+    assert found == [
+        (
+            "notes-kit/agents/csv-analyst.md",
+            5,
+            1,
+            "'modle' is not a field Claude Code reads for an agent (did you mean 'model'?): it "
+            "is ignored",
+            "Rename it to 'model'.",
+        ),
+        (
+            "notes-kit/agents/csv-analyst.md",
+            6,
+            1,
+            "'disallowed-tools' is not a field Claude Code reads for an agent (did you mean "
+            "'disallowedTools'?): it is ignored",
+            "Rename it to 'disallowedTools'.",
+        ),
+    ]
+
+
+def test_every_documented_agent_field_passes(tmp_path: Path) -> None:
+    extra = (
+        "disallowedTools: Write\npermissionMode: plan\nmaxTurns: 5\nskills: [csv-clean]\n"
+        "memory: project\nbackground: false\nisolation: worktree\ncolor: blue\neffort: high\n"
+    )
+    agent = GOOD_AGENT.replace("model: inherit\n", "model: inherit\n" + extra)
+    assert findings(tmp_path, "PE606", **{"agents__csv-analyst.md": agent}) == []
+
+
+def test_a_command_key_of_another_tool_is_reported_and_its_own_fields_pass(
+    tmp_path: Path,
+) -> None:
+    command = GOOD_COMMAND.replace(
+        "argument-hint: <path>\n",
+        "argument-hint: <path>\nmodel: haiku\ndisable-model-invocation: true\nglobs: '*.csv'\n",
+    )
+    ((path, line, column, message, fix),) = findings(
+        tmp_path, "PE704", **{"commands__csv-clean.md": command}
+    )
+    assert (path, line, column) == ("notes-kit/commands/csv-clean.md", 6, 1)
+    assert message == "'globs' is not a field Claude Code reads for a command: it is ignored"
+    assert (
+        fix == "Delete it: Claude Code ignores it (say it in the prompt if the model should know)."
+    )

@@ -69,9 +69,11 @@ from plugin_eval.rules import (
     pe603_agent_tools,
     pe604_agent_model,
     pe605_agent_name_collision,
+    pe606_agent_unknown_field,
     pe701_command_description,
     pe702_command_argument_hint,
     pe703_command_allowed_tools,
+    pe704_command_unknown_field,
 )
 from plugin_eval.rules.base import PluginRule, Rule, RuleDoc
 
@@ -133,9 +135,11 @@ PLUGIN_RULES: tuple[PluginRule, ...] = (
     pe603_agent_tools.RULE,
     pe604_agent_model.RULE,
     pe605_agent_name_collision.RULE,
+    pe606_agent_unknown_field.RULE,
     pe701_command_description.RULE,
     pe702_command_argument_hint.RULE,
     pe703_command_allowed_tools.RULE,
+    pe704_command_unknown_field.RULE,
 )
 # Codes the engine reports itself: a rule that raised, suppression comments that misfire,
 # an item under the run's threshold, a folder or plugin read in part.

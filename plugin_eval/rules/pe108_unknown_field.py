@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Mapping
 
 from plugin_eval.analysis import Facts
-from plugin_eval.document import SkillDocument
+from plugin_eval.document import FieldInfo, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, Rule
@@ -35,30 +35,35 @@ KNOWN_FIELDS = SPEC_FIELDS | CLAUDE_FIELDS
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    for key, info in doc.fields.items():
-        if key in KNOWN_FIELDS:
+    fallback = "Move it under 'metadata:' as a string value, or delete it."
+    for key, line, column, hint, fix in unknown_fields(doc.fields, KNOWN_FIELDS, fallback):
+        yield RULE.finding(f"unknown frontmatter field '{key}'{hint}", line, column, fix)
+
+
+def unknown_fields(
+    fields: Mapping[str, FieldInfo], known: Collection[str], fallback: str
+) -> Iterator[tuple[str, int, int, str, str]]:
+    """Each key of ``fields`` that is not ``known``: its place, a hint ("did you mean …") and
+    a fix, ``fallback`` when no known field is close."""
+    ordered = sorted(known)
+    for key, info in fields.items():
+        if key in known:
             continue
-        spelt = difflib.get_close_matches(
-            key.lower().replace("_", "-"), sorted(KNOWN_FIELDS), 1, 0.75
-        )
+        spelt = difflib.get_close_matches(key.lower().replace("_", "-"), ordered, 1, 0.75)
         # A field the frontmatter already has is no rename target: the rename would make a
         # duplicate key. A misspelling of it is a second copy; a longer name that holds it
         # ('displayName' beside 'name') is a field of its own.
-        if spelt and spelt[0] in doc.fields:
+        if spelt and spelt[0] in fields:
             hint, fix = (
                 f" (a second '{spelt[0]}'?)",
                 f"Delete it, or move what it says into '{spelt[0]}'.",
             )
         else:
-            near = spelt or [k for k in sorted(KNOWN_FIELDS) if _close(key, k)]
-            near = [k for k in near if k not in doc.fields]
+            near = spelt or [k for k in ordered if _close(key, k)]
+            near = [k for k in near if k not in fields]
             hint = f" (did you mean '{near[0]}'?)" if near else ""
-            fix = (
-                f"Rename it to '{near[0]}'."
-                if near
-                else "Move it under 'metadata:' as a string value, or delete it."
-            )
-        yield RULE.finding(f"unknown frontmatter field '{key}'{hint}", info.line, info.column, fix)
+            fix = f"Rename it to '{near[0]}'." if near else fallback
+        yield key, info.line, info.column, hint, fix
 
 
 def _close(a: str, b: str) -> bool:
