@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from plugin_eval.analysis import Facts
 from plugin_eval.document import FieldInfo, SkillDocument
 from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import Part
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import Example, Expect, Rule
+from plugin_eval.rules.base import Example, Expect, PluginRule, Rule
 
 SPEC_FIELDS = frozenset(
     {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
@@ -64,6 +65,28 @@ def unknown_fields(
             hint = f" (did you mean '{near[0]}'?)" if near else ""
             fix = f"Rename it to '{near[0]}'." if near else fallback
         yield key, info.line, info.column, hint, fix
+
+
+def unknown_part_fields(
+    rule: PluginRule, parts: Iterable[Part], known: Collection[str], where: str
+) -> Iterator[Finding]:
+    """PE606 and PE704: each key of an agent's or a command's frontmatter that Claude Code
+    does not read (``where``: the body's name for what the model reads, "body" or "prompt")."""
+    fallback = (
+        f"Delete it: Claude Code ignores it (say it in the {where} if the model should know)."
+    )
+    for part in parts:
+        if part.file.problems:
+            continue
+        for key, line, column, hint, fix in unknown_fields(part.file.fields, known, fallback):
+            yield rule.finding(
+                f"'{key}' is not a field Claude Code reads for "
+                f"{'an' if part.kind[0] in 'aeiou' else 'a'} {part.kind}{hint}: it is ignored",
+                line,
+                column,
+                fix=fix,
+                path=part.path,
+            )
 
 
 def _close(a: str, b: str) -> bool:

@@ -8,7 +8,7 @@ from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
-from plugin_eval.rules.pe108_unknown_field import unknown_fields
+from plugin_eval.rules.pe108_unknown_field import unknown_part_fields
 from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
 
 # The subagent fields Claude Code documents.
@@ -34,20 +34,7 @@ AGENT_FIELDS = frozenset(
 
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:
-    fallback = "Delete it: Claude Code ignores it (say it in the body if the model should know)."
-    for agent in plugin.agents:
-        if agent.file.problems:
-            continue
-        for key, line, column, hint, fix in unknown_fields(
-            agent.file.fields, AGENT_FIELDS, fallback
-        ):
-            yield RULE.finding(
-                f"'{key}' is not a field Claude Code reads for an agent{hint}: it is ignored",
-                line,
-                column,
-                fix=fix,
-                path=agent.path,
-            )
+    return unknown_part_fields(RULE, plugin.agents, AGENT_FIELDS, "body")
 
 
 RULE = PluginRule(

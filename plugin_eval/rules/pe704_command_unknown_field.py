@@ -8,26 +8,12 @@ from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
-from plugin_eval.rules.pe108_unknown_field import KNOWN_FIELDS, unknown_fields
+from plugin_eval.rules.pe108_unknown_field import KNOWN_FIELDS, unknown_part_fields
 from plugin_eval.rules.plugin_base import GOOD_COMMAND, good_plugin
 
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:
-    fallback = "Delete it: Claude Code ignores it (say it in the prompt if the model should know)."
-    for command in plugin.commands:
-        if command.file.problems:
-            continue
-        # A command is read as a skill is: the same fields (Claude Code merged the two).
-        for key, line, column, hint, fix in unknown_fields(
-            command.file.fields, KNOWN_FIELDS, fallback
-        ):
-            yield RULE.finding(
-                f"'{key}' is not a field Claude Code reads for a command{hint}: it is ignored",
-                line,
-                column,
-                fix=fix,
-                path=command.path,
-            )
+    return unknown_part_fields(RULE, plugin.commands, KNOWN_FIELDS, "prompt")
 
 
 RULE = PluginRule(
