@@ -174,3 +174,23 @@ def test_a_command_key_of_another_tool_is_reported_and_its_own_fields_pass(
     assert (
         fix == "Delete it: Claude Code ignores it (say it in the prompt if the model should know)."
     )
+
+
+def test_every_plugin_rule_lowers_a_sub_score_its_part_measures(tmp_path: Path) -> None:
+    """A finding on an agent, a command or a manifest that lowered no sub-score of its part
+    would count for nothing: each rule's sub-score is one its part is scored on."""
+    from plugin_eval.rules import PLUGIN_RULES
+
+    measured = {
+        "PE5": {"ecosystem_coherence"},
+        "PE6": {"frontmatter_quality", "orchestration_wiring"},
+        "PE7": {"structural_completeness"},
+    }
+    wrong = [(r.code, r.subscore) for r in PLUGIN_RULES if r.subscore not in measured[r.code[:3]]]
+    assert wrong == []
+    agent = GOOD_AGENT.replace("model: inherit\n", "modle: inherit\n")
+    folder = tmp_path / "notes-kit"
+    write_files(folder, good_plugin(**{"agents__csv-analyst.md": agent}))
+    result = score_plugin(folder, Config(), "notes-kit")
+    (part,) = [p for p in result.parts if p.kind == "agent"]
+    assert part.subscores["orchestration_wiring"].score == 0.9  # one warning: 0.10 off

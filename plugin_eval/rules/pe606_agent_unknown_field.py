@@ -42,7 +42,8 @@ RULE = PluginRule(
     flag="AGENT_UNKNOWN_FIELD",
     name="agent-unknown-field",
     severity=Severity.WARNING,
-    subscore="structural_completeness",
+    # What an agent part measures: a restriction or model lost to a misnamed key is wiring.
+    subscore="orchestration_wiring",
     summary="Every frontmatter key of `agents/*.md` is a subagent field Claude Code documents "
     "(name, description, tools, disallowedTools, model, permissionMode, maxTurns, skills, "
     "mcpServers, hooks, memory, background, isolation, color, effort).",
