@@ -46,7 +46,7 @@ _PACKAGE_FILES = frozenset({"README", "LICENSE", "LICENCE", "CHANGELOG", "NOTICE
 # Ways a body tells the model to search a folder, and a folder path as written ("docs/api/").
 _SEARCH = regexes.compile(
     r"\b(?:grep|rg|ripgrep|find|ls|glob|search(?:es|ing)?|look(?:s|ing)?\s+(?:it\s+)?up|"
-    r"browse|index)\b",
+    r"browse|index|see|refer\s+to|consult|explore)\b",
     re.IGNORECASE,
 )
 _FOLDER_PATH = regexes.compile(r"(?<![\w/.-])(?:\./)?[\w.-]+(?:/[\w.-]+)*(?=/|\b)")
@@ -399,12 +399,24 @@ class Facts:
         folders = set(self.doc.listing.folders)
         if not folders:
             return frozenset()
+        # A code span is read with the paragraph that holds it ("see `scripts/` for the
+        # templates"): the paragraph's text has a space where the span was.
+        searching: set[int] = set()
+        for prose in self.doc.prose:
+            if names_a_search(prose.text):
+                searching.update(range(prose.line, prose.line + prose.text.count("\n") + 1))
+        spans = [c.text for c in self.doc.inline_code if "/" in c.text and c.line in searching]
         blocks = [
             *(c.text for c in self.doc.inline_code),
             *(b.content for b in self.doc.code_blocks),
             *(p.text for p in self.doc.prose),
         ]
         found: set[str] = set()
+        for text in spans:
+            for match in _FOLDER_PATH.finditer(text):
+                path = posixpath.normpath(match.group(0).removeprefix("./"))
+                if path in folders:
+                    found.add(path)
         for text in blocks:
             if "/" not in text or not names_a_search(text):
                 continue

@@ -26,6 +26,8 @@ CLAUDE_MANIFEST = ".claude-plugin/plugin.json"
 CODEX_MANIFEST = ".codex-plugin/plugin.json"
 MANIFESTS = (CLAUDE_MANIFEST, CODEX_MANIFEST)
 MARKETPLACE = ".claude-plugin/marketplace.json"
+# Where Claude Code reads a plugin's hooks (a manifest's `hooks` may name other files).
+HOOKS_FILE = "hooks/hooks.json"
 TOO_LARGE = f"over {budgets.PART_BYTES // (1024 * 1024)} MiB ({budgets.PART_BYTES:,} bytes)"
 
 
@@ -103,6 +105,9 @@ class PluginDocument:
     listing: Listing
     # Part files not scored, with the reason: symlinks, FIFOs and devices, skills past the cap.
     passed_over: tuple[tuple[str, str], ...] = ()
+    # Hook configuration files (hooks/hooks.json, and JSON files a manifest's `hooks` names),
+    # read as a manifest is: their JSON, or why it cannot be read.
+    hooks: tuple[Manifest, ...] = ()
 
     @property
     def name(self) -> str:
@@ -113,8 +118,9 @@ class PluginDocument:
 
     @property
     def empty(self) -> bool:
-        """Nothing a harness loads from the plugin is scored: no skill, agent or command."""
-        return not (self.skills or self.agents or self.commands)
+        """Nothing a harness loads from the plugin is scored: no skill, agent, command or
+        hook file."""
+        return not (self.skills or self.agents or self.commands or self.hooks)
 
     @property
     def claude(self) -> Manifest | None:
@@ -146,9 +152,33 @@ def parse_plugin(
     agents = tuple(_part(folder, "agent", rel) for rel in chosen.agents)
     commands = tuple(_part(folder, "command", rel) for rel in chosen.commands)
     skills = tuple(folder / rel.rsplit("/", 1)[0] for rel in chosen.skill_files)
-    return PluginDocument(
-        folder, tuple(manifests), agents, commands, skills, listing, chosen.passed_over
+    hooks = tuple(
+        _read_json(folder, rel, HOOKS_TOO_LARGE) for rel in _hook_files(folder, manifests)
     )
+    return PluginDocument(
+        folder, tuple(manifests), agents, commands, skills, listing, chosen.passed_over, hooks
+    )
+
+
+HOOKS_TOO_LARGE = "Keep the hook configuration to its events; move scripts into files it runs."
+
+
+def _hook_files(folder: Path, manifests: list[Manifest]) -> list[str]:
+    """hooks/hooks.json when it is there, and each JSON file inside the plugin that a
+    manifest's `hooks` names (a missing one is PE505's), each once, in that order."""
+    named = [HOOKS_FILE]
+    for manifest in manifests:
+        value = manifest.data.get("hooks") if manifest.data else None
+        for raw in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            if isinstance(raw, str) and raw.lower().endswith(".json") and "${" not in raw:
+                path = posixpath.normpath(raw.replace("\\", "/"))
+                if not path.startswith("../") and path != ".." and not raw.startswith("/"):
+                    named.append(path)
+    found: list[str] = []
+    for rel in named:
+        if rel not in found and kind_within(folder, rel) in ("file", "link", "other"):
+            found.append(rel)
+    return found
 
 
 def _misnamed(folder: Path, rel: str) -> str | None:
@@ -250,9 +280,20 @@ def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:
 
 def read_manifest(folder: Path, rel: str) -> Manifest:
     """The manifest at ``rel`` in a plugin folder, read bounded; why not, when it cannot be."""
-    if kind_within(folder, rel) == "link":  # its folder is a symlink: never followed
-        fix = "Put the manifest itself in the plugin folder, not a symlink to it."
+    fix = "Keep plugin.json to the manifest's own fields; a harness reads nothing else there."
+    return _read_json(folder, rel, fix)
+
+
+def _read_json(folder: Path, rel: str, too_large: str) -> Manifest:
+    """A JSON object of a plugin (a manifest, a hook configuration) at ``rel``, read bounded;
+    why not, when it cannot be (``too_large``: the fix for a file over PART_BYTES)."""
+    kind = kind_within(folder, rel)
+    if kind == "link":  # it, or its folder, is a symlink: never followed
+        fix = "Put the file itself in the plugin folder, not a symlink to it."
         return Manifest(rel, "", None, "reached through a symlink, not followed", 1, 1, fix)
+    if kind == "other":
+        fix = "Make it a regular file; a FIFO or device is never opened."
+        return Manifest(rel, "", None, "not a regular file, never opened", 1, 1, fix)
     try:
         raw = read_file(folder / rel, budgets.PART_BYTES + 1)
     except OSError as err:
@@ -261,8 +302,7 @@ def read_manifest(folder: Path, rel: str) -> Manifest:
         )
         return Manifest(rel, "", None, f"not readable: {err.strerror or err}", 1, 1, fix)
     if len(raw) > budgets.PART_BYTES:  # cut, it would only read as JSON that stops short
-        fix = "Keep plugin.json to the manifest's own fields; a harness reads nothing else there."
-        return Manifest(rel, "", None, f"{TOO_LARGE}; it was not read", 1, 1, fix)
+        return Manifest(rel, "", None, f"{TOO_LARGE}; it was not read", 1, 1, too_large)
     text = raw.decode("utf-8-sig", errors="replace")
     try:
         data = json_input.parse(text)

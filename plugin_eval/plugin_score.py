@@ -74,6 +74,21 @@ def _part_scores(plugin: PluginDocument, findings: list[Finding]) -> list[PartSc
         )
         for c in plugin.commands
     ]
+    # A hook configuration is wiring: the checks it runs before and after the tools.
+    parts += [
+        PartScore(
+            "hooks",
+            h.path,
+            h.path,
+            {
+                "orchestration_wiring": total(
+                    "orchestration_wiring",
+                    [Evidence("start", 1.0), *deductions("orchestration_wiring", by_path[h.path])],
+                )
+            },
+        )
+        for h in plugin.hooks
+    ]
     manifest_findings = [f for m in plugin.manifests for f in by_path[m.path]]
     if plugin.manifests:
         parts.append(

@@ -185,6 +185,7 @@ def test_every_plugin_rule_lowers_a_sub_score_its_part_measures(tmp_path: Path) 
         "PE5": {"ecosystem_coherence"},
         "PE6": {"frontmatter_quality", "orchestration_wiring"},
         "PE7": {"structural_completeness"},
+        "PE8": {"orchestration_wiring"},
     }
     wrong = [(r.code, r.subscore) for r in PLUGIN_RULES if r.subscore not in measured[r.code[:3]]]
     assert wrong == []

@@ -162,6 +162,33 @@ def test_files_an_index_links_or_a_searched_folder_holds_are_reached(
     ]
 
 
+def test_a_folder_the_body_points_to_in_a_code_span_reaches_its_files(
+    make_skill: MakeSkill,
+) -> None:
+    files = {
+        "scripts/pcr_template.py": "print('pcr')\n",
+        "scripts/dilution_template.py": "print('dilution')\n",
+        "references/plates.md": "# Plates\n",
+    }
+    # A code span written as a folder, in a paragraph that says to look there.
+    body = "# T\n\nSteps.\n\nFor protocol templates to start from, see the `scripts/` folder.\n"
+    result = score(make_skill(HEAD + body, files=files))
+    assert _not_reached(result) == [
+        (
+            "PE204",
+            "'references/plates.md' is never linked from SKILL.md, so the model never "
+            "learns it exists",
+        )
+    ]
+    # The same folder named with no word of looking there points nowhere.
+    body = "# T\n\nSteps.\n\nThe `scripts/` folder was added in 2024.\n"
+    assert [code for code, _ in _not_reached(score(make_skill(HEAD + body, files=files)))] == [
+        "PE204",
+        "PE208",
+        "PE208",
+    ]
+
+
 def test_a_script_a_mentioned_script_uses_is_not_unmentioned(make_skill: MakeSkill) -> None:
     files = {
         "scripts/check.py": "from dates import parse\n\nprint(parse('x'))\n",

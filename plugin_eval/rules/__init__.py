@@ -74,6 +74,8 @@ from plugin_eval.rules import (
     pe702_command_argument_hint,
     pe703_command_allowed_tools,
     pe704_command_unknown_field,
+    pe801_hooks_invalid,
+    pe802_hook_input_env,
 )
 from plugin_eval.rules.base import PluginRule, Rule, RuleDoc
 
@@ -140,6 +142,8 @@ PLUGIN_RULES: tuple[PluginRule, ...] = (
     pe702_command_argument_hint.RULE,
     pe703_command_allowed_tools.RULE,
     pe704_command_unknown_field.RULE,
+    pe801_hooks_invalid.RULE,
+    pe802_hook_input_env.RULE,
 )
 # Codes the engine reports itself: a rule that raised, suppression comments that misfire,
 # an item under the run's threshold, a folder or plugin read in part.

@@ -48,8 +48,8 @@ RULE = Rule(
     severity=Severity.INFO,
     subscore="progressive_disclosure",
     summary="Each Markdown or text file under references/ can be found from SKILL.md: linked "
-    "or named there, inside a folder the body tells the model to search (`grep -rl TERM "
-    "references/api/`), or linked from a Markdown file SKILL.md links (an index). More than "
+    "or named there, inside a folder the body tells the model to search or look in (`grep "
+    '-rl TERM references/api/`, "see the `references/` folder"), or linked from a Markdown file SKILL.md links (an index). More than '
     "three such files in one folder are one finding naming the folder and the count.",
     why="Progressive disclosure works only if SKILL.md says which file holds what; an unlinked "
     "reference is dead weight in the package.",

@@ -102,7 +102,7 @@ RULE = Rule(
     subscore="progressive_disclosure",
     summary="Each script directly in scripts/ (Python, shell, JavaScript, TypeScript, Ruby, "
     "Perl, R, PowerShell; not tests, not `_private` files) can be found from SKILL.md: named there, in a folder the body tells the model "
-    "to search, in a Markdown file SKILL.md links, or used by a script that is (its name "
+    "to search or look in, in a Markdown file SKILL.md links, or used by a script that is (its name "
     "written in that script). More than three in one folder are one finding.",
     why="The model runs what SKILL.md tells it about; a script nobody mentions is never run, "
     "and the step it was written for is done by hand instead.",

@@ -29,6 +29,9 @@ CLAUDE_PLUGINS = DocLink(
     "Claude Code: plugins reference",
     "https://docs.claude.com/en/docs/claude-code/plugins-reference",
 )
+CLAUDE_HOOKS = DocLink(
+    "Claude Code: hooks reference", "https://docs.claude.com/en/docs/claude-code/hooks"
+)
 SEMVER = DocLink("Semantic Versioning 2.0.0", "https://semver.org/")
 YAML = DocLink("YAML 1.2.2 specification", "https://yaml.org/spec/1.2.2/")
 COMMONMARK = DocLink(

@@ -1,0 +1,160 @@
+"""PE801: a plugin's hook configuration is one Claude Code can read."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from plugin_eval.findings import Finding, Severity
+from plugin_eval.plugin import Manifest, PluginDocument
+from plugin_eval.rules import sources
+from plugin_eval.rules.base import Example, Expect, PluginRule
+from plugin_eval.rules.plugin_base import good_plugin
+
+# The hook events Claude Code documents. An event it does not know is left alone (a newer
+# release may add it); one a letter or two away from a known one is a misspelling.
+EVENTS = (
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PermissionDenied",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Notification",
+    "SubagentStart",
+    "SubagentStop",
+    "TaskCreated",
+    "TaskCompleted",
+    "TeammateIdle",
+    "Stop",
+    "StopFailure",
+    "PreCompact",
+    "PostCompact",
+    "Elicitation",
+    "ElicitationResult",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "ConfigChange",
+    "InstructionsLoaded",
+    "CwdChanged",
+    "FileChanged",
+)
+# What each kind of hook needs beside its type: the command to run, the prompt to send, or
+# the address to post the event to.
+NEEDS = {"command": "command", "prompt": "prompt", "http": "url"}
+GOOD_HOOKS = (
+    '{\n  "hooks": {\n    "PostToolUse": [\n      {\n        "matcher": "Write|Edit",\n'
+    '        "hooks": [\n          {"type": "command", "command": '
+    '"${CLAUDE_PLUGIN_ROOT}/scripts/check-csv.sh"}\n        ]\n      }\n    ]\n  }\n}\n'
+)
+
+
+def position(text: str, needle: str, start: int = 0) -> tuple[int | None, int | None, int]:
+    """Line and column of ``needle`` in ``text`` from offset ``start``, and its offset (the
+    search's start when it is not found: the place is then unknown)."""
+    at = text.find(needle, start)
+    if at < 0:
+        return None, None, start
+    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at), at
+
+
+def check(plugin: PluginDocument) -> Iterator[Finding]:
+    for hooks in plugin.hooks:
+        if hooks.data is None:
+            yield RULE.finding(
+                f"{hooks.path} is {hooks.error}",
+                hooks.error_line,
+                hooks.error_column,
+                fix=hooks.fix or 'Write the file as JSON: {"hooks": {"PreToolUse": [...]}}.',
+                path=hooks.path,
+            )
+            continue
+        yield from _events(hooks)
+
+
+def _events(hooks: Manifest) -> Iterator[Finding]:
+    events = hooks.data.get("hooks") if hooks.data is not None else None
+    if not isinstance(events, Mapping):
+        line, column, _ = position(hooks.text, '"hooks"')
+        yield RULE.finding(
+            "has no 'hooks' object mapping events to their hooks, so no hook runs",
+            line or 1,
+            column or 1,
+            fix='Write {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]}}.',
+            path=hooks.path,
+        )
+        return
+    for event, groups in events.items():
+        line, column, _ = position(hooks.text, json.dumps(event))
+        # Event names are matched with their case: 'pretooluse' never fires.
+        close = [known for known in EVENTS if known.lower() == str(event).lower()]
+        close = close or difflib.get_close_matches(event, EVENTS, 1, 0.8)
+        if event not in EVENTS and close:
+            yield RULE.finding(
+                f"event '{event}' is not one Claude Code sends (did you mean '{close[0]}'?), "
+                "so its hooks never run",
+                line,
+                column,
+                fix=f"Rename it to '{close[0]}'.",
+                path=hooks.path,
+            )
+        problem = _groups_problem(groups)
+        if problem is not None:
+            yield RULE.finding(
+                f"event '{event}': {problem}, so Claude Code cannot run it",
+                line,
+                column,
+                fix='Give each event a list of {"matcher": …, "hooks": [{"type": "command", '
+                '"command": …}]}.',
+                path=hooks.path,
+            )
+
+
+def _groups_problem(groups: Any) -> str | None:
+    """What is wrong with an event's list of matcher groups, if anything (the first thing)."""
+    if not isinstance(groups, list):
+        return "its value is not a list of matcher groups"
+    for n, group in enumerate(groups, 1):
+        if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
+            return f"matcher group {n} has no 'hooks' list"
+        for m, hook in enumerate(group["hooks"], 1):
+            if not isinstance(hook, Mapping) or not isinstance(hook.get("type"), str):
+                return f"hook {m} of matcher group {n} has no 'type'"
+            needed = NEEDS.get(hook["type"])
+            value = hook.get(needed) if needed else None
+            if needed and not (isinstance(value, str) and value.strip()):
+                return f"hook {m} of matcher group {n} is of type '{hook['type']}' but has no '{needed}'"
+    return None
+
+
+RULE = PluginRule(
+    code="PE801",
+    flag="HOOKS_INVALID",
+    name="hooks-invalid",
+    severity=Severity.ERROR,
+    subscore="orchestration_wiring",
+    summary="A hook configuration (`hooks/hooks.json`, or a JSON file the manifest's `hooks` "
+    "names) is a JSON object whose `hooks` maps each event Claude Code sends to matcher "
+    "groups, each with a `hooks` list of hooks that have a `type` and what that type runs "
+    "(a `command`, a `prompt` or an http hook's `url`).",
+    why="Claude Code skips a configuration it cannot read, and a misspelt event never fires: "
+    "the plugin's checks (a format step, a guard before a tool) silently do not run.",
+    fix='Write {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", '
+    '"command": "…"}]}]}}.',
+    bad=Example(
+        good_plugin(**{"hooks__hooks.json": GOOD_HOOKS.replace('"PostToolUse"', '"PostToolUSe"')}),
+        "csv-tools",
+        expect=(Expect("PE801", "hooks/hooks.json", 3, 5),),
+    ),
+    good=Example(good_plugin(**{"hooks__hooks.json": GOOD_HOOKS}), "csv-tools"),
+    source="Claude Code hooks and plugins reference",
+    limits="An event Claude Code does not document is left alone unless it is a letter or two "
+    "from one it does; a hook type other than command, prompt and http is not checked further. "
+    "Findings are placed at the event's name (JSON keeps no positions: the text is searched).",
+    links=(sources.CLAUDE_HOOKS, sources.CLAUDE_PLUGINS),
+    check=check,
+)

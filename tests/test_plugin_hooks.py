@@ -1,0 +1,186 @@
+"""A plugin's hook configuration, read as Claude Code reads it: a file it cannot read or an
+event it never sends is PE801, a command that reads its input from variables Claude Code
+never sets is PE802. Each case is a small plugin of its own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from plugin_eval.config import Config
+from plugin_eval.plugin_score import score_plugin
+from plugin_eval.results import PluginResult
+from plugin_eval.rules.pe801_hooks_invalid import GOOD_HOOKS
+from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
+from tests.conftest import write_files
+
+Found = tuple[str, str, int | None, int | None, str]
+
+
+def _score(tmp_path: Path, files: dict[str, str | bytes]) -> PluginResult:
+    folder = tmp_path / "csv-tools"
+    write_files(folder, files)
+    return score_plugin(folder, Config(), "csv-tools")
+
+
+def hook_findings(tmp_path: Path, **files: str) -> list[Found]:
+    result = _score(tmp_path, good_plugin(**files))
+    return [
+        (f.code, f.path, f.line, f.column, f.message)
+        for f in result.findings
+        if f.code in ("PE801", "PE802")
+    ]
+
+
+def _hooks(events: object) -> str:
+    return json.dumps({"hooks": events}, indent=2) + "\n"
+
+
+def _command(command: str) -> list[object]:
+    return [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]
+
+
+def test_a_configuration_as_documented_passes_and_counts_as_wiring(tmp_path: Path) -> None:
+    result = _score(tmp_path, good_plugin(**{"hooks__hooks.json": GOOD_HOOKS}))
+    assert [f.code for f in result.findings if f.code.startswith("PE8")] == []
+    (part,) = [p for p in result.parts if p.kind == "hooks"]
+    assert (part.path, part.subscores["orchestration_wiring"].score) == ("hooks/hooks.json", 1.0)
+
+
+def test_a_file_that_is_not_json_is_placed_at_the_error(tmp_path: Path) -> None:
+    # Another file in hooks/ is not the configuration: not read.
+    assert hook_findings(tmp_path / "a", **{"hooks__notes.txt": "{"}) == []
+    text = '{\n  "hooks": {\n    "Stop": [,]\n  }\n}\n'
+    ((code, path, line, column, message),) = hook_findings(tmp_path, **{"hooks__hooks.json": text})
+    assert (code, path, line, column) == ("PE801", "csv-tools/hooks/hooks.json", 3, 14)
+    assert message.startswith("hooks/hooks.json is not valid JSON: ")
+
+
+def test_no_hooks_object_and_broken_entries_say_what_is_missing(tmp_path: Path) -> None:
+    assert hook_findings(tmp_path, **{"hooks__hooks.json": '{"PreToolUse": []}\n'}) == [
+        (
+            "PE801",
+            "csv-tools/hooks/hooks.json",
+            1,
+            1,
+            "has no 'hooks' object mapping events to their hooks, so no hook runs",
+        )
+    ]
+    events = {
+        "PreToolUse": [{"matcher": "Bash"}],
+        "PostToolUse": [{"hooks": [{"type": "command"}]}],
+        "Stop": {"hooks": []},
+    }
+    found = hook_findings(tmp_path / "b", **{"hooks__hooks.json": _hooks(events)})
+    assert [(line, column, message) for _, _, line, column, message in found] == [
+        (
+            3,
+            5,
+            "event 'PreToolUse': matcher group 1 has no 'hooks' list, so Claude Code cannot run it",
+        ),
+        (
+            8,
+            5,
+            "event 'PostToolUse': hook 1 of matcher group 1 is of type 'command' but has no "
+            "'command', so Claude Code cannot run it",
+        ),
+        (
+            17,
+            5,
+            "event 'Stop': its value is not a list of matcher groups, so Claude Code cannot run it",
+        ),
+    ]
+
+
+def test_a_misspelt_event_is_named_and_an_unknown_one_left_alone(tmp_path: Path) -> None:
+    events = {"SessionStrat": _command("echo hi"), "TeamHandoff": _command("echo later")}
+    found = hook_findings(tmp_path, **{"hooks__hooks.json": _hooks(events)})
+    assert found == [
+        (
+            "PE801",
+            "csv-tools/hooks/hooks.json",
+            3,
+            5,
+            "event 'SessionStrat' is not one Claude Code sends (did you mean 'SessionStart'?), "
+            "so its hooks never run",
+        )
+    ]
+
+
+def test_an_event_in_the_wrong_case_and_a_newer_event(tmp_path: Path) -> None:
+    events = {"pretooluse": _command("echo hi"), "PostCompact": _command("echo compacted")}
+    found = hook_findings(tmp_path, **{"hooks__hooks.json": _hooks(events)})
+    assert [(code, line, column, message) for code, _, line, column, message in found] == [
+        (
+            "PE801",
+            3,
+            5,
+            "event 'pretooluse' is not one Claude Code sends (did you mean 'PreToolUse'?), "
+            "so its hooks never run",
+        )
+    ]
+
+
+def test_an_http_hook_needs_its_url(tmp_path: Path) -> None:
+    events = {"Stop": [{"hooks": [{"type": "http", "url": "http://127.0.0.1:8080/stop"}]}]}
+    assert hook_findings(tmp_path / "a", **{"hooks__hooks.json": _hooks(events)}) == []
+    events = {"Stop": [{"hooks": [{"type": "http"}]}]}
+    found = hook_findings(tmp_path, **{"hooks__hooks.json": _hooks(events)})
+    assert [(code, line, column, message) for code, _, line, column, message in found] == [
+        (
+            "PE801",
+            3,
+            5,
+            "event 'Stop': hook 1 of matcher group 1 is of type 'http' but has no 'url', so "
+            "Claude Code cannot run it",
+        )
+    ]
+
+
+def test_input_read_from_variables_is_placed_at_the_first_of_them(tmp_path: Path) -> None:
+    events = {
+        "PreToolUse": _command('policy-check --tool "$TOOL_NAME" --input "${TOOL_INPUT}"'),
+        "PostToolUse": _command('jq -r .tool_input.file_path | "$CLAUDE_PROJECT_DIR"/fmt.sh'),
+        "Stop": _command('"${CLAUDE_PLUGIN_ROOT}"/notify.sh'),
+    }
+    found = hook_findings(tmp_path, **{"hooks__hooks.json": _hooks(events)})
+    text = _hooks(events).splitlines()
+    ((code, _, line, column, message),) = found
+    assert (code, line) == ("PE802", 9)
+    assert column is not None and text[8][column - 1 :].startswith("$TOOL_NAME")
+    assert message.startswith("hook command reads $TOOL_INPUT, $TOOL_NAME, which Claude Code")
+
+
+def test_a_manifest_may_name_another_hook_file(tmp_path: Path) -> None:
+    manifest = GOOD_MANIFEST.replace('"author"', '"hooks": "./config/hooks.json",\n  "author"')
+    events = _hooks({"PreToolUse": _command('guard "$TOOL_INPUT"')})
+    found = hook_findings(
+        tmp_path, **{".claude-plugin__plugin.json": manifest, "config__hooks.json": events}
+    )
+    assert [(code, path) for code, path, *_ in found] == [("PE802", "csv-tools/config/hooks.json")]
+
+
+def test_a_symlinked_hook_file_is_never_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text(_hooks({"PreToolUse": _command('guard "$TOOL_INPUT"')}))
+    folder = tmp_path / "csv-tools"
+    write_files(folder, good_plugin())
+    (folder / "hooks").mkdir()
+    (folder / "hooks" / "hooks.json").symlink_to(outside)
+    result = score_plugin(folder, Config(), "csv-tools")
+    found = [
+        (f.code, f.line, f.column, f.message)
+        for f in result.findings
+        if f.code in ("PE801", "PE802")
+    ]
+    assert found == [("PE801", 1, 1, "hooks/hooks.json is reached through a symlink, not followed")]
+
+
+def test_a_plugin_of_hooks_only_is_not_empty(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {
+        ".claude-plugin/plugin.json": GOOD_MANIFEST,
+        "hooks/hooks.json": GOOD_HOOKS,
+    }
+    result = _score(tmp_path, files)
+    assert [f.code for f in result.findings if f.code == "PE507"] == []
+    assert [p.kind for p in result.parts] == ["hooks", "manifest"]
