@@ -48,6 +48,9 @@ TABLE_CELLS = 100_000
 # Bytes of a plugin's manifest, agent or command file read (real ones are a few KB): past it
 # a manifest is not read and a part only its start, and PE501, PE601 or PE701 says so.
 PART_BYTES = 1024 * 1024
+# Events of one hook configuration that PE801 reads (Claude Code documents 26): past them the
+# file is broken anyway, and PE801 says how many were left unread.
+HOOK_EVENTS = 256
 # Levels of blocks the Markdown parser reads nested (a list and its item are two, a quote
 # one): markdown-it's default, where its CommonMark preset stops at 20 (a list ten deep).
 # Deeper, PE005 names the line and the body from it on is read as lines of text only.

@@ -10,7 +10,7 @@ from pathlib import Path
 from plugin_eval.config import Config
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.results import PluginResult
-from plugin_eval.rules.pe801_hooks_invalid import GOOD_HOOKS
+from plugin_eval.rules.pe801_hooks_invalid import GOOD_HOOK_FILES, GOOD_HOOKS
 from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
 from tests.conftest import write_files
 
@@ -28,7 +28,7 @@ def hook_findings(tmp_path: Path, **files: str) -> list[Found]:
     return [
         (f.code, f.path, f.line, f.column, f.message)
         for f in result.findings
-        if f.code in ("PE801", "PE802")
+        if f.code in ("PE801", "PE802", "PE803")
     ]
 
 
@@ -41,7 +41,7 @@ def _command(command: str) -> list[object]:
 
 
 def test_a_configuration_as_documented_passes_and_counts_as_wiring(tmp_path: Path) -> None:
-    result = _score(tmp_path, good_plugin(**{"hooks__hooks.json": GOOD_HOOKS}))
+    result = _score(tmp_path, good_plugin(**GOOD_HOOK_FILES))
     assert [f.code for f in result.findings if f.code.startswith("PE8")] == []
     (part,) = [p for p in result.parts if p.kind == "hooks"]
     assert (part.path, part.subscores["orchestration_wiring"].score) == ("hooks/hooks.json", 1.0)
@@ -143,7 +143,9 @@ def test_input_read_from_variables_is_placed_at_the_first_of_them(tmp_path: Path
         "PostToolUse": _command('jq -r .tool_input.file_path | "$CLAUDE_PROJECT_DIR"/fmt.sh'),
         "Stop": _command('"${CLAUDE_PLUGIN_ROOT}"/notify.sh'),
     }
-    found = hook_findings(tmp_path, **{"hooks__hooks.json": _hooks(events)})
+    found = hook_findings(
+        tmp_path, **{"hooks__hooks.json": _hooks(events), "notify.sh": "#!/bin/sh\n"}
+    )
     text = _hooks(events).splitlines()
     ((code, _, line, column, message),) = found
     assert (code, line) == ("PE802", 9)
@@ -184,3 +186,70 @@ def test_a_plugin_of_hooks_only_is_not_empty(tmp_path: Path) -> None:
     result = _score(tmp_path, files)
     assert [f.code for f in result.findings if f.code == "PE507"] == []
     assert [p.kind for p in result.parts] == ["hooks", "manifest"]
+
+
+def _script_findings(tmp_path: Path, command: str, **files: str) -> list[Found]:
+    events = _hooks({"PreToolUse": _command(command)})
+    return hook_findings(tmp_path, **{"hooks__hooks.json": events, **files})
+
+
+def test_a_script_the_plugin_does_not_ship_is_placed_at_its_path(tmp_path: Path) -> None:
+    command = 'test -n "$CI" || "${CLAUDE_PLUGIN_ROOT}"/scripts/guard.sh --strict'
+    ((code, path, line, column, message),) = _script_findings(tmp_path, command)
+    text = _hooks({"PreToolUse": _command(command)}).splitlines()
+    assert (code, path, line) == ("PE803", "csv-tools/hooks/hooks.json", 9)
+    assert column is not None and text[8][column - 1 :].startswith('${CLAUDE_PLUGIN_ROOT}\\"/')
+    assert message == (
+        "hook command runs '${CLAUDE_PLUGIN_ROOT}/scripts/guard.sh', which the plugin does not "
+        "ship, so the hook fails each time it fires"
+    )
+
+
+def test_the_fix_names_the_file_the_plugin_has(tmp_path: Path) -> None:
+    command = "$CLAUDE_PLUGIN_ROOT/scripts/Guard.sh; ${CLAUDE_PLUGIN_ROOT}/hooks/notify.sh"
+    files = {
+        "hooks__hooks.json": _hooks({"PreToolUse": _command(command)}),
+        "scripts__guard.sh": "#!/bin/sh\n",
+        "scripts__notify.sh": "#!/bin/sh\n",
+    }
+    found = [
+        (f.code, f.line, f.column, f.fix)
+        for f in _score(tmp_path, good_plugin(**files)).findings
+        if f.code == "PE803"
+    ]
+    assert found == [
+        ("PE803", 9, 25, "Run '${CLAUDE_PLUGIN_ROOT}/scripts/guard.sh', the file the plugin has."),
+        ("PE803", 9, 63, "Run '${CLAUDE_PLUGIN_ROOT}/scripts/notify.sh', the file the plugin has."),
+    ]
+
+
+def test_paths_that_are_there_or_computed_pass_and_one_outside_fails(tmp_path: Path) -> None:
+    command = (
+        'cd "${CLAUDE_PLUGIN_ROOT}/server" && node ${CLAUDE_PLUGIN_ROOT}/server/run.js '
+        "${CLAUDE_PLUGIN_ROOT}/checks/$EVENT.sh ${CLAUDE_PLUGIN_ROOT}/lib/*.sh"
+    )
+    assert _script_findings(tmp_path / "a", command, **{"server__run.js": "run()\n"}) == []
+    found = _script_findings(tmp_path, "${CLAUDE_PLUGIN_ROOT}/../shared/guard.sh")
+    assert [(code, line, column, message) for code, _, line, column, message in found] == [
+        (
+            "PE803",
+            9,
+            25,
+            "hook command runs '${CLAUDE_PLUGIN_ROOT}/../shared/guard.sh', which is outside the "
+            "plugin folder: an installed plugin is copied without it, so the hook fails each time",
+        )
+    ]
+
+
+def test_events_past_the_budget_are_said_and_not_read(tmp_path: Path) -> None:
+    events: dict[str, object] = {f"Custom{i:03d}": _command("echo hi") for i in range(300)}
+    events["Stopp"] = _command("${CLAUDE_PLUGIN_ROOT}/missing.sh")  # the 301st: not read
+    found = hook_findings(tmp_path, **{"hooks__hooks.json": _hooks(events)})
+    assert [(code, line, column, message) for code, _, line, column, message in found] == [
+        (
+            "PE801",
+            2,
+            3,
+            "names 301 events, where Claude Code sends 26: only the first 256 were read",
+        )
+    ]

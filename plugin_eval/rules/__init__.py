@@ -76,6 +76,7 @@ from plugin_eval.rules import (
     pe704_command_unknown_field,
     pe801_hooks_invalid,
     pe802_hook_input_env,
+    pe803_hook_script_missing,
 )
 from plugin_eval.rules.base import PluginRule, Rule, RuleDoc
 
@@ -144,6 +145,7 @@ PLUGIN_RULES: tuple[PluginRule, ...] = (
     pe704_command_unknown_field.RULE,
     pe801_hooks_invalid.RULE,
     pe802_hook_input_env.RULE,
+    pe803_hook_script_missing.RULE,
 )
 # Codes the engine reports itself: a rule that raised, suppression comments that misfire,
 # an item under the run's threshold, a folder or plugin read in part.

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import difflib
 import json
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping
+from itertools import islice
 from typing import Any
 
+from plugin_eval import budgets
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import Manifest, PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import good_plugin
+from plugin_eval.textsearch import newlines
 
 # The hook events Claude Code documents. An event it does not know is left alone (a newer
 # release may add it); one a letter or two away from a known one is a misspelling.
@@ -51,15 +55,29 @@ GOOD_HOOKS = (
     '        "hooks": [\n          {"type": "command", "command": '
     '"${CLAUDE_PLUGIN_ROOT}/scripts/check-csv.sh"}\n        ]\n      }\n    ]\n  }\n}\n'
 )
+# A plugin's hook configuration with the script it runs: what the good examples ship.
+GOOD_HOOK_FILES = {
+    "hooks__hooks.json": GOOD_HOOKS,
+    "scripts__check-csv.sh": '#!/bin/sh\njq -r ".tool_input.file_path" | xargs csvlint\n',
+}
 
 
-def position(text: str, needle: str, start: int = 0) -> tuple[int | None, int | None, int]:
-    """Line and column of ``needle`` in ``text`` from offset ``start``, and its offset (the
-    search's start when it is not found: the place is then unknown)."""
-    at = text.find(needle, start)
-    if at < 0:
-        return None, None, start
-    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at), at
+class Locator:
+    """Where strings of a JSON file's text are (JSON keeps no positions: the text is
+    searched), each line found by bisection, never by counting line feeds from the start."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.breaks = newlines(text)
+
+    def find(self, needle: str, start: int = 0) -> tuple[int | None, int | None, int]:
+        """Line and column of ``needle`` from offset ``start``, and its offset (``start``
+        when it is not there: the place is then unknown)."""
+        at = self.text.find(needle, start)
+        if at < 0:
+            return None, None, start
+        row = bisect_left(self.breaks, at)
+        return row + 1, at - (self.breaks[row - 1] if row else -1), at
 
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:
@@ -78,8 +96,9 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
 
 def _events(hooks: Manifest) -> Iterator[Finding]:
     events = hooks.data.get("hooks") if hooks.data is not None else None
+    locate = Locator(hooks.text)
     if not isinstance(events, Mapping):
-        line, column, _ = position(hooks.text, '"hooks"')
+        line, column, _ = locate.find('"hooks"')
         yield RULE.finding(
             "has no 'hooks' object mapping events to their hooks, so no hook runs",
             line or 1,
@@ -88,8 +107,23 @@ def _events(hooks: Manifest) -> Iterator[Finding]:
             path=hooks.path,
         )
         return
-    for event, groups in events.items():
-        line, column, _ = position(hooks.text, json.dumps(event))
+    if len(events) > budgets.HOOK_EVENTS:
+        line, column, _ = locate.find('"hooks"')
+        yield RULE.finding(
+            f"names {len(events):,} events, where Claude Code sends {len(EVENTS)}: only the "
+            f"first {budgets.HOOK_EVENTS} were read",
+            line or 1,
+            column or 1,
+            fix="Keep one entry per event Claude Code sends; put the matchers of one event in "
+            "its list.",
+            path=hooks.path,
+        )
+    at = 0
+    for event, groups in islice(events.items(), budgets.HOOK_EVENTS):
+        # The file writes its events in the order they are read: each is looked for after
+        # the one before.
+        line, column, found = locate.find(json.dumps(event), at)
+        at = found + 1 if line is not None else at
         # Event names are matched with their case: 'pretooluse' never fires.
         close = [known for known in EVENTS if known.lower() == str(event).lower()]
         close = close or difflib.get_close_matches(event, EVENTS, 1, 0.8)
@@ -112,6 +146,33 @@ def _events(hooks: Manifest) -> Iterator[Finding]:
                 '"command": …}]}.',
                 path=hooks.path,
             )
+
+
+def _commands(events: Mapping[object, object]) -> Iterator[str]:
+    """Every command of a configuration's events, in the order the file writes them (of the
+    first HOOK_EVENTS events, those PE801 reads)."""
+    for groups in islice(events.values(), budgets.HOOK_EVENTS):
+        for group in groups if isinstance(groups, list) else []:
+            inner = group.get("hooks") if isinstance(group, Mapping) else None
+            for hook in inner if isinstance(inner, list) else []:
+                command = hook.get("command") if isinstance(hook, Mapping) else None
+                if isinstance(command, str):
+                    yield command
+
+
+def located_commands(hooks: Manifest) -> Iterator[tuple[str, int | None, int | None]]:
+    """Every command of a readable configuration with the line and column where the file
+    writes it (None where the text cannot be found); nothing for one PE801 finds no events
+    in. Each is looked for after the one before: one pass over the text."""
+    events = hooks.data.get("hooks") if hooks.data is not None else None
+    if not isinstance(events, Mapping):
+        return
+    locate = Locator(hooks.text)
+    at = 0
+    for command in _commands(events):
+        line, column, found = locate.find(json.dumps(command, ensure_ascii=False)[1:-1], at)
+        at = found + 1 if line is not None else at
+        yield command, line, column
 
 
 def _groups_problem(groups: Any) -> str | None:
@@ -150,7 +211,7 @@ RULE = PluginRule(
         "csv-tools",
         expect=(Expect("PE801", "hooks/hooks.json", 3, 5),),
     ),
-    good=Example(good_plugin(**{"hooks__hooks.json": GOOD_HOOKS}), "csv-tools"),
+    good=Example(good_plugin(**GOOD_HOOK_FILES), "csv-tools"),
     source="Claude Code hooks and plugins reference",
     limits="An event Claude Code does not document is left alone unless it is a letter or two "
     "from one it does; a hook type other than command, prompt and http is not checked further. "
