@@ -253,3 +253,40 @@ def test_events_past_the_budget_are_said_and_not_read(tmp_path: Path) -> None:
             "names 301 events, where Claude Code sends 26: only the first 256 were read",
         )
     ]
+
+
+def test_a_variable_the_command_sets_itself_is_no_finding(tmp_path: Path) -> None:
+    events = {
+        "PreToolUse": _command('TOOL_INPUT=$(cat); echo "$TOOL_INPUT" | jq -r .tool_name'),
+        "PostToolUse": _command('read -r HOOK_DATA; export TOOL_OK=1; guard "$TOOL_OK" "$TOOL_X"'),
+    }
+    found = hook_findings(tmp_path, **{"hooks__hooks.json": _hooks(events)})
+    text = _hooks(events).splitlines()
+    assert [(code, line, message[:32]) for code, _, line, _, message in found] == [
+        ("PE802", 20, "hook command reads $TOOL_X, whic")
+    ]
+    ((_, _, _, column, _),) = found
+    assert column is not None and text[19][column - 1 :].startswith("$TOOL_X")
+
+
+def test_an_event_written_twice_is_placed_at_the_second(tmp_path: Path) -> None:
+    group = '[{"hooks": [{"type": "command", "command": "echo %s"}]}]'
+    text = (
+        '{\n  "hooks": {\n    "Stop": '
+        + group % "first"
+        + ',\n    "PreToolUse": '
+        + group % "guard"
+        + ',\n    "Stop": '
+        + group % "second"
+        + "\n  }\n}\n"
+    )
+    found = hook_findings(tmp_path, **{"hooks__hooks.json": text})
+    assert [(code, line, column, message) for code, _, line, column, message in found] == [
+        (
+            "PE801",
+            5,
+            5,
+            "event 'Stop' is written 2 times: Claude Code keeps only the last, so the hooks of "
+            "the others never run",
+        )
+    ]

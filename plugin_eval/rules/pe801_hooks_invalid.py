@@ -118,12 +118,26 @@ def _events(hooks: Manifest) -> Iterator[Finding]:
             "its list.",
             path=hooks.path,
         )
+    twice = _written_twice(hooks.text)
     at = 0
     for event, groups in islice(events.items(), budgets.HOOK_EVENTS):
         # The file writes its events in the order they are read: each is looked for after
         # the one before.
         line, column, found = locate.find(json.dumps(event), at)
         at = found + 1 if line is not None else at
+        if event in twice and line is not None:
+            # Placed at the second: "Stop": as a key, else the name where it is next written.
+            again, where, _ = locate.find(json.dumps(event) + ":", found + 1)
+            if again is None:
+                again, where, _ = locate.find(json.dumps(event), found + 1)
+            yield RULE.finding(
+                f"event '{event}' is written {twice[event] + 1} times: Claude Code keeps only "
+                "the last, so the hooks of the others never run",
+                again,
+                where,
+                fix=f"Put the matcher groups of every '{event}' in one list.",
+                path=hooks.path,
+            )
         # Event names are matched with their case: 'pretooluse' never fires.
         close = [known for known in EVENTS if known.lower() == str(event).lower()]
         close = close or difflib.get_close_matches(event, EVENTS, 1, 0.8)
@@ -146,6 +160,34 @@ def _events(hooks: Manifest) -> Iterator[Finding]:
                 '"command": …}]}.',
                 path=hooks.path,
             )
+
+
+class _Pairs(dict[str, Any]):
+    """A JSON object as read, with how many times each key it repeats was written again."""
+
+    repeated: dict[str, int]
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Pairs:
+    out = _Pairs()
+    out.repeated = {}
+    for key, value in pairs:
+        if key in out:
+            out.repeated[key] = out.repeated.get(key, 0) + 1
+        out[key] = value
+    return out
+
+
+def _written_twice(text: str) -> dict[str, int]:
+    """The events the file's `hooks` object writes more than once, with how many times more
+    (a JSON reader keeps the last of them). The text is read again keeping every key; it was
+    read once already, so it holds no error but depth a second reading may not take."""
+    try:
+        top = json.loads(text, object_pairs_hook=_pairs)
+    except (ValueError, RecursionError):
+        return {}
+    events = top.get("hooks") if isinstance(top, _Pairs) else None
+    return dict(events.repeated) if isinstance(events, _Pairs) else {}
 
 
 def _commands(events: Mapping[object, object]) -> Iterator[str]:
@@ -201,8 +243,9 @@ RULE = PluginRule(
     summary="A hook configuration (`hooks/hooks.json`, or a JSON file the manifest's `hooks` "
     "names) is a JSON object whose `hooks` maps each event Claude Code sends to matcher "
     "groups, each with a `hooks` list of hooks that have a `type` and what that type runs "
-    "(a `command`, a `prompt` or an http hook's `url`).",
-    why="Claude Code skips a configuration it cannot read, and a misspelt event never fires: "
+    "(a `command`, a `prompt` or an http hook's `url`), and names each event once.",
+    why="Claude Code skips a configuration it cannot read, a misspelt event never fires, and "
+    "of an event written twice only the last is kept: "
     "the plugin's checks (a format step, a guard before a tool) silently do not run.",
     fix='Write {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", '
     '"command": "…"}]}]}}.',

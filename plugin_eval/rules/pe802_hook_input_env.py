@@ -24,16 +24,28 @@ INPUT_VARIABLE = regexes.compile(
     re.ASCII,
 )
 
+# A variable the command sets itself ("TOOL_INPUT=$(cat)", "export HOOK_DATA=…",
+# "read -r TOOL_INPUT"): reading it back is no reading of a variable Claude Code never set.
+ASSIGNED = regexes.compile(
+    r"(?:^|(?<=[\s;&|(]))(?:(?:export|local|declare|readonly)\s+(?:-\w+\s+)*)?"
+    r"(?P<set>[A-Za-z_]\w*)\+?=|\bread\s+(?:-\w+\s+)*(?P<read>[A-Za-z_]\w*)",
+    re.ASCII,
+)
+
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:
     for hooks in plugin.hooks:
         for command, line, column in located_commands(hooks):
-            names = sorted({m["name"] for m in INPUT_VARIABLE.finditer(command)})
-            if not names:
+            found = [m for m in INPUT_VARIABLE.finditer(command)]
+            if not found:
                 continue
+            own = {m["set"] or m["read"] for m in ASSIGNED.finditer(command)}
+            read = [m for m in found if m["name"] not in own]
+            if not read:
+                continue
+            names = sorted({m["name"] for m in read})
             # Placed at the first variable, in the file's text as JSON writes the command.
-            first = INPUT_VARIABLE.search(command)
-            assert first is not None
+            first = read[0]
             before = json.dumps(command[: first.start()], ensure_ascii=False)[1:-1]
             shown = ", ".join(f"${n}" for n in names)
             yield RULE.finding(
@@ -74,7 +86,8 @@ RULE = PluginRule(
     good=Example(good_plugin(**GOOD_HOOK_FILES), "csv-tools"),
     source="Claude Code hooks reference",
     limits="It knows variables named after the hook's input (TOOL_…, HOOK_…, CLAUDE_TOOL_…, "
-    "CLAUDE_PROMPT…); a script the command runs is not read.",
+    "CLAUDE_PROMPT…); one the command sets itself (`TOOL_INPUT=$(cat)`, `read -r HOOK_DATA`) "
+    "is not reported; a script the command runs is not read.",
     links=(sources.CLAUDE_HOOKS,),
     check=check,
 )
