@@ -290,3 +290,9 @@ def test_an_event_written_twice_is_placed_at_the_second(tmp_path: Path) -> None:
             "the others never run",
         )
     ]
+
+
+def test_an_event_name_written_with_letters_beyond_ascii_is_placed(tmp_path: Path) -> None:
+    text = '{\n  "hooks": {\n    "PreToolUsé": [{"hooks": [{"type": "command", "command": "x"}]}]\n  }\n}\n'
+    found = hook_findings(tmp_path, **{"hooks__hooks.json": text})
+    assert [(code, line, column) for code, _, line, column, _ in found] == [("PE801", 3, 5)]

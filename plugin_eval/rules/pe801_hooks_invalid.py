@@ -123,13 +123,13 @@ def _events(hooks: Manifest) -> Iterator[Finding]:
     for event, groups in islice(events.items(), budgets.HOOK_EVENTS):
         # The file writes its events in the order they are read: each is looked for after
         # the one before.
-        line, column, found = locate.find(json.dumps(event), at)
+        line, column, found = locate.find(json.dumps(event, ensure_ascii=False), at)
         at = found + 1 if line is not None else at
         if event in twice and line is not None:
             # Placed at the second: "Stop": as a key, else the name where it is next written.
-            again, where, _ = locate.find(json.dumps(event) + ":", found + 1)
+            again, where, _ = locate.find(json.dumps(event, ensure_ascii=False) + ":", found + 1)
             if again is None:
-                again, where, _ = locate.find(json.dumps(event), found + 1)
+                again, where, _ = locate.find(json.dumps(event, ensure_ascii=False), found + 1)
             yield RULE.finding(
                 f"event '{event}' is written {twice[event] + 1} times: Claude Code keeps only "
                 "the last, so the hooks of the others never run",
