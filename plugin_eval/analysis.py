@@ -394,32 +394,27 @@ class Facts:
     @cached_property
     def searched_folders(self) -> frozenset[str]:
         """Folders of the skill the body tells the model to search ("grep references/ for the
-        term", "`rg -l TERM docs/`", "look it up in references/api/"): a folder's path written
-        in a code block, code span or paragraph that also names a way to search."""
+        term", "`rg -l TERM docs/`", "see the `scripts/` folder"): a folder's path written in
+        a code block, code span or paragraph that also names a way to search or look there."""
         folders = set(self.doc.listing.folders)
         if not folders:
             return frozenset()
         # A code span is read with the paragraph that holds it ("see `scripts/` for the
         # templates"): the paragraph's text has a space where the span was.
-        searching: set[int] = set()
-        for prose in self.doc.prose:
-            if names_a_search(prose.text):
-                searching.update(range(prose.line, prose.line + prose.text.count("\n") + 1))
-        spans = [c.text for c in self.doc.inline_code if "/" in c.text and c.line in searching]
-        blocks = [
-            *(c.text for c in self.doc.inline_code),
-            *(b.content for b in self.doc.code_blocks),
-            *(p.text for p in self.doc.prose),
+        spans = [c for c in self.doc.inline_code if "/" in c.text]
+        looking = [p for p in self.doc.prose if ("/" in p.text or spans) and names_a_search(p.text)]
+        lines = {n for p in looking for n in range(p.line, p.line + p.text.count("\n") + 1)}
+        texts = [
+            *(c.text for c in spans if c.line in lines or names_a_search(c.text)),
+            *(
+                b.content
+                for b in self.doc.code_blocks
+                if "/" in b.content and names_a_search(b.content)
+            ),
+            *(p.text for p in looking if "/" in p.text),
         ]
         found: set[str] = set()
-        for text in spans:
-            for match in _FOLDER_PATH.finditer(text):
-                path = posixpath.normpath(match.group(0).removeprefix("./"))
-                if path in folders:
-                    found.add(path)
-        for text in blocks:
-            if "/" not in text or not names_a_search(text):
-                continue
+        for text in texts:
             for match in _FOLDER_PATH.finditer(text):
                 path = posixpath.normpath(match.group(0).removeprefix("./"))
                 if path in folders:

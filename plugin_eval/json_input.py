@@ -25,13 +25,31 @@ class JsonInputError(ValueError):
         self.column = column
 
 
-def parse(text: str) -> Any:
+class Keyed(dict[str, Any]):
+    """A JSON object as read with ``parse(..., repeats=True)``: with each key it writes more
+    than once (a JSON reader keeps the last) and how many times more."""
+
+    repeated: dict[str, int]
+
+
+def _keyed(pairs: list[tuple[str, Any]]) -> Keyed:
+    out = Keyed()
+    out.repeated = {}
+    for key, value in pairs:
+        if key in out:
+            out.repeated[key] = out.repeated.get(key, 0) + 1
+        out[key] = value
+    return out
+
+
+def parse(text: str, repeats: bool = False) -> Any:
     """The value of a JSON text; raises JsonInputError (never anything else) on bad input.
+    With ``repeats`` every object is a Keyed, which says what keys it wrote twice.
 
     A string escape of half a surrogate pair (`"\\ud800"`) decodes to text no output can
     encode: each such character becomes U+FFFD, as an undecodable byte of a file does."""
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_keyed if repeats else None)
         return _whole(value) if _SURROGATE_ESCAPE.search(text) else value
     except json.JSONDecodeError as err:
         raise JsonInputError(err.msg, err.lineno, err.colno) from None

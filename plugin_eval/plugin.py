@@ -153,7 +153,8 @@ def parse_plugin(
     commands = tuple(_part(folder, "command", rel) for rel in chosen.commands)
     skills = tuple(folder / rel.rsplit("/", 1)[0] for rel in chosen.skill_files)
     hooks = tuple(
-        _read_json(folder, rel, HOOKS_TOO_LARGE) for rel in _hook_files(folder, manifests)
+        _read_json(folder, rel, HOOKS_TOO_LARGE, repeats=True)
+        for rel in _hook_files(folder, manifests)
     )
     return PluginDocument(
         folder, tuple(manifests), agents, commands, skills, listing, chosen.passed_over, hooks
@@ -284,9 +285,10 @@ def read_manifest(folder: Path, rel: str) -> Manifest:
     return _read_json(folder, rel, fix)
 
 
-def _read_json(folder: Path, rel: str, too_large: str) -> Manifest:
+def _read_json(folder: Path, rel: str, too_large: str, repeats: bool = False) -> Manifest:
     """A JSON object of a plugin (a manifest, a hook configuration) at ``rel``, read bounded;
-    why not, when it cannot be (``too_large``: the fix for a file over PART_BYTES)."""
+    why not, when it cannot be (``too_large``: the fix for a file over PART_BYTES). With
+    ``repeats`` its objects say which keys they write twice (json_input.Keyed)."""
     kind = kind_within(folder, rel)
     if kind == "link":  # it, or its folder, is a symlink: never followed
         fix = "Put the file itself in the plugin folder, not a symlink to it."
@@ -305,7 +307,7 @@ def _read_json(folder: Path, rel: str, too_large: str) -> Manifest:
         return Manifest(rel, "", None, f"{TOO_LARGE}; it was not read", 1, 1, too_large)
     text = raw.decode("utf-8-sig", errors="replace")
     try:
-        data = json_input.parse(text)
+        data = json_input.parse(text, repeats)
     except json_input.JsonInputError as err:
         return Manifest(rel, text, None, f"not valid JSON: {err.message}", err.line, err.column)
     if not isinstance(data, dict):

@@ -62,15 +62,7 @@ def _part_scores(plugin: PluginDocument, findings: list[Finding]) -> list[PartSc
             "command",
             c.stem,
             c.path,
-            {
-                "structural_completeness": total(
-                    "structural_completeness",
-                    [
-                        Evidence("start", 1.0),
-                        *deductions("structural_completeness", by_path[c.path]),
-                    ],
-                )
-            },
+            {"structural_completeness": _less("structural_completeness", by_path[c.path])},
         )
         for c in plugin.commands
     ]
@@ -80,12 +72,7 @@ def _part_scores(plugin: PluginDocument, findings: list[Finding]) -> list[PartSc
             "hooks",
             h.path,
             h.path,
-            {
-                "orchestration_wiring": total(
-                    "orchestration_wiring",
-                    [Evidence("start", 1.0), *deductions("orchestration_wiring", by_path[h.path])],
-                )
-            },
+            {"orchestration_wiring": _less("orchestration_wiring", by_path[h.path])},
         )
         for h in plugin.hooks
     ]
@@ -96,18 +83,15 @@ def _part_scores(plugin: PluginDocument, findings: list[Finding]) -> list[PartSc
                 "manifest",
                 plugin.name,
                 plugin.manifests[0].path,
-                {
-                    "ecosystem_coherence": total(
-                        "ecosystem_coherence",
-                        [
-                            Evidence("start", 1.0),
-                            *deductions("ecosystem_coherence", manifest_findings),
-                        ],
-                    )
-                },
+                {"ecosystem_coherence": _less("ecosystem_coherence", manifest_findings)},
             )
         )
     return parts
+
+
+def _less(name: str, findings: list[Finding]) -> SubScore:
+    """A part's sub-score that only its findings lower: full, less their deductions."""
+    return total(name, [Evidence("start", 1.0), *deductions(name, findings)])
 
 
 def _agent(agent: Part, findings: list[Finding]) -> PartScore:
@@ -123,10 +107,7 @@ def _agent(agent: Part, findings: list[Finding]) -> PartScore:
             "frontmatter_quality": total(
                 "frontmatter_quality", triggering + deductions("frontmatter_quality", findings)
             ),
-            "orchestration_wiring": total(
-                "orchestration_wiring",
-                [Evidence("start", 1.0), *deductions("orchestration_wiring", findings)],
-            ),
+            "orchestration_wiring": _less("orchestration_wiring", findings),
         },
     )
 

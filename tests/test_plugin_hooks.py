@@ -296,3 +296,14 @@ def test_an_event_name_written_with_letters_beyond_ascii_is_placed(tmp_path: Pat
     text = '{\n  "hooks": {\n    "PreToolUsé": [{"hooks": [{"type": "command", "command": "x"}]}]\n  }\n}\n'
     found = hook_findings(tmp_path, **{"hooks__hooks.json": text})
     assert [(code, line, column) for code, _, line, column, _ in found] == [("PE801", 3, 5)]
+
+
+def test_a_path_through_a_symlink_in_the_plugin_counts_as_there(tmp_path: Path) -> None:
+    (tmp_path / "shared").mkdir()
+    folder = tmp_path / "csv-tools"
+    command = "${CLAUDE_PLUGIN_ROOT}/lib/guard.sh; ${CLAUDE_PLUGIN_ROOT}/bin/run.sh"
+    write_files(folder, good_plugin(**{"hooks__hooks.json": _hooks({"Stop": _command(command)})}))
+    (folder / "lib").symlink_to(tmp_path / "shared")  # never followed, so never called missing
+    result = score_plugin(folder, Config(), "csv-tools")
+    found = [(f.code, f.line, f.column) for f in result.findings if f.code == "PE803"]
+    assert found == [("PE803", 9, 61)]

@@ -11,6 +11,7 @@ from typing import Any
 
 from plugin_eval import budgets
 from plugin_eval.findings import Finding, Severity
+from plugin_eval.json_input import Keyed
 from plugin_eval.plugin import Manifest, PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
@@ -118,7 +119,8 @@ def _events(hooks: Manifest) -> Iterator[Finding]:
             "its list.",
             path=hooks.path,
         )
-    twice = _written_twice(hooks.text)
+    # Events the file writes more than once: a reader keeps the last of each.
+    twice = events.repeated if isinstance(events, Keyed) else {}
     at = 0
     for event, groups in islice(events.items(), budgets.HOOK_EVENTS):
         # The file writes its events in the order they are read: each is looked for after
@@ -160,34 +162,6 @@ def _events(hooks: Manifest) -> Iterator[Finding]:
                 '"command": …}]}.',
                 path=hooks.path,
             )
-
-
-class _Pairs(dict[str, Any]):
-    """A JSON object as read, with how many times each key it repeats was written again."""
-
-    repeated: dict[str, int]
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> _Pairs:
-    out = _Pairs()
-    out.repeated = {}
-    for key, value in pairs:
-        if key in out:
-            out.repeated[key] = out.repeated.get(key, 0) + 1
-        out[key] = value
-    return out
-
-
-def _written_twice(text: str) -> dict[str, int]:
-    """The events the file's `hooks` object writes more than once, with how many times more
-    (a JSON reader keeps the last of them). The text is read again keeping every key; it was
-    read once already, so it holds no error but depth a second reading may not take."""
-    try:
-        top = json.loads(text, object_pairs_hook=_pairs)
-    except (ValueError, RecursionError):
-        return {}
-    events = top.get("hooks") if isinstance(top, _Pairs) else None
-    return dict(events.repeated) if isinstance(events, _Pairs) else {}
 
 
 def _commands(events: Mapping[object, object]) -> Iterator[str]:

@@ -36,7 +36,7 @@ ASSIGNED = regexes.compile(
 def check(plugin: PluginDocument) -> Iterator[Finding]:
     for hooks in plugin.hooks:
         for command, line, column in located_commands(hooks):
-            found = [m for m in INPUT_VARIABLE.finditer(command)]
+            found = list(INPUT_VARIABLE.finditer(command))
             if not found:
                 continue
             own = {m["set"] or m["read"] for m in ASSIGNED.finditer(command)}

@@ -29,7 +29,7 @@ _COMPUTED = frozenset("$*?[{`")
 
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:
-    meant = _Meant(plugin.listing.files)
+    shipped = _Shipped(plugin)
     for hooks in plugin.hooks:
         for command, line, column in located_commands(hooks):
             # How far into the command as the file writes it (escaped) each match starts,
@@ -55,9 +55,9 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                         path=hooks.path,
                     )
                     continue
-                if kind_within(plugin.folder, rel) is not None:
-                    continue  # there (a file, a folder, or a symlink never followed)
-                named = meant.file(rel)
+                if shipped.has(rel):
+                    continue
+                named = shipped.meant(rel)
                 yield RULE.finding(
                     f"hook command runs '{shown}', which the plugin does not ship, so the "
                     "hook fails each time it fires",
@@ -70,17 +70,32 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 )
 
 
-class _Meant:
-    """The plugin's files by their lowered path and by their name, for the fix."""
+class _Shipped:
+    """What the plugin's listing holds, by path, lowered path and name."""
 
-    def __init__(self, files: tuple[str, ...]) -> None:
+    def __init__(self, plugin: PluginDocument) -> None:
+        listing = plugin.listing
+        self.folder = plugin.folder
+        self.complete = listing.complete
+        self.links = frozenset(listing.symlinks)
+        self.entries = frozenset((".", *listing.files, *listing.folders, *listing.others))
         self.lowered: dict[str, str] = {}
         self.named: dict[str, list[str]] = {}
-        for f in files:
+        for f in listing.files:
             self.lowered.setdefault(f.lower(), f)
             self.named.setdefault(posixpath.basename(f), []).append(f)
 
-    def file(self, rel: str) -> str | None:
+    def has(self, rel: str) -> bool:
+        """Whether ``rel`` is there: a file, a folder, or a symlink (never followed) on its
+        way; looked up on disk only past a capped or partly unreadable listing."""
+        if rel in self.entries or rel in self.links:
+            return True
+        parts = rel.split("/")
+        if any("/".join(parts[:n]) in self.links for n in range(1, len(parts))):
+            return True
+        return not self.complete and kind_within(self.folder, rel) is not None
+
+    def meant(self, rel: str) -> str | None:
         """The file ``rel`` names with other letter case, or else the only file of the same
         name elsewhere in the plugin (`scripts/guard.sh` for `hooks/guard.sh`)."""
         same_case = self.lowered.get(rel.lower())
