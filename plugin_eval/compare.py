@@ -57,8 +57,7 @@ def comparison(a: Report, b: Report) -> dict[str, Any]:
     for d in a.composite.dimensions:
         other = dims_b.get(d.name)
         rows.append(Row(d.name, _percent(d.score), _percent(other.score if other else None)))
-    keys_a = {_strip(a, f): f for f in a.findings}
-    keys_b = {_strip(b, f): f for f in b.findings}
+    only_a, only_b = _unmatched(a, b)
     return {
         "a": {
             "path": a.path,
@@ -79,9 +78,40 @@ def comparison(a: Report, b: Report) -> dict[str, Any]:
         "rows": [
             {"name": r.name, "a": r.a, "b": r.b, "delta": r.delta, "winner": r.winner} for r in rows
         ],
-        "only_in_a": [keys_a[k].model_dump() for k in sorted(keys_a.keys() - keys_b.keys())],
-        "only_in_b": [keys_b[k].model_dump() for k in sorted(keys_b.keys() - keys_a.keys())],
+        "only_in_a": [f.model_dump() for f in only_a],
+        "only_in_b": [f.model_dump() for f in only_b],
     }
+
+
+def _unmatched(a: Report, b: Report) -> tuple[list[FindingOut], list[FindingOut]]:
+    """The findings of each side that the other does not have, each once, in file and line
+    order. Findings match by code, file in the skill and message, not by line (an edit above
+    a finding moves it); a finding written on several lines (one per occurrence) matches one
+    for one, the same line first, so a third occurrence added is one finding only in B."""
+    groups: dict[str, tuple[list[FindingOut], list[FindingOut]]] = {}
+    for report, side in ((a, 0), (b, 1)):
+        for finding in report.findings:
+            groups.setdefault(_strip(report, finding), ([], []))[side].append(finding)
+    only_a: list[FindingOut] = []
+    only_b: list[FindingOut] = []
+    for left, right in groups.values():
+        places = {(f.line, f.column) for f in left} & {(f.line, f.column) for f in right}
+        rest_a = [f for f in left if (f.line, f.column) not in places]
+        rest_b = [f for f in right if (f.line, f.column) not in places]
+        paired = min(len(rest_a), len(rest_b))
+        only_a += rest_a[paired:]
+        only_b += rest_b[paired:]
+    return sorted(only_a, key=_place), sorted(only_b, key=_place)
+
+
+def _place(finding: FindingOut) -> tuple[str, int, int, str, str]:
+    return (
+        finding.path,
+        finding.line or 0,
+        finding.column or 0,
+        finding.code,
+        finding.message,
+    )
 
 
 def number_text(value: float | None) -> str:

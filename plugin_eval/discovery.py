@@ -330,6 +330,11 @@ def _walk(
                 f"{here.child(misnamed)}: not scored; a skill's file is named {SKILL_FILE}, "
                 "in capitals, or harnesses do not load it"
             )
+        elif SKILL_FILE in here.dirs:
+            notes.append(
+                f"{here.child(SKILL_FILE)}: a folder, not a file; not scored (a skill's "
+                f"{SKILL_FILE} is a Markdown file beside its folders)"
+            )
         for name in here.links:
             if os.path.isdir(os.path.join(here.path, name)):
                 target = os.path.realpath(os.path.join(here.path, name))

@@ -30,7 +30,7 @@ from plugin_eval.markdown_parser import (
     plain_text,
 )
 from plugin_eval.textsearch import one_of
-from plugin_eval.walk import Listing, list_folder, read_file
+from plugin_eval.walk import Listing, NotRegularFile, list_folder, read_file
 from plugin_eval.yaml_input import LOADER as YAML_LOADER
 from plugin_eval.yaml_input import AliasError, check_aliases
 
@@ -241,6 +241,16 @@ def parse_skill(folder: Path) -> SkillDocument:
             skill_file = skill_file.resolve()
         try:
             raw = _read_capped(skill_file, problems)
+        except NotRegularFile:
+            raw = b""
+            problems.append(
+                ParseProblem(
+                    Problem.NOT_TEXT,
+                    "SKILL.md cannot be read: not a regular file",
+                    fix="Make SKILL.md a regular file: a FIFO, socket or device is never "
+                    "opened, and a harness installs only files.",
+                )
+            )
         except OSError as err:
             raw = b""
             problems.append(

@@ -264,6 +264,22 @@ def test_a_skill_file_in_other_letter_case_is_named_never_passed_over(tmp_path: 
     )
 
 
+def test_a_folder_named_skill_md_is_said_never_passed_over_in_silence(tmp_path: Path) -> None:
+    """A folder where the skill's file should be: a note that says so, and with nothing else
+    to score, a usage error that carries it."""
+    write_files(tmp_path / "csv-dir" / "SKILL.md", {"notes.md": "# Notes\n"})
+    write_files(tmp_path, {"csv-ok/SKILL.md": skill("csv-ok")})
+    found = discover(tmp_path)
+    assert [i.rel for i in found.items] == ["csv-ok"]
+    assert found.notes == [
+        "csv-dir/SKILL.md: a folder, not a file; not scored (a skill's SKILL.md is a Markdown "
+        "file beside its folders)"
+    ]
+    result = runner.invoke(app, ["score", str(tmp_path / "csv-dir")])
+    assert result.exit_code == 2
+    assert "csv-dir/SKILL.md: a folder, not a file; not scored" in " ".join(result.stderr.split())
+
+
 def test_a_plugins_own_parts_are_never_listed_as_passed_over(tmp_path: Path) -> None:
     """A .gitignore that names `skills/` leaves a plugin's skills scored with it, so
     --show-files must not say they are skipped."""

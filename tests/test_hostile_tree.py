@@ -14,6 +14,7 @@ from plugin_eval import budgets
 from plugin_eval.cli import app
 from plugin_eval.config import Config
 from plugin_eval.discovery import SLUG_BYTES, discover
+from plugin_eval.engine import score_skill
 from plugin_eval.marketplace import run_report
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
@@ -399,4 +400,29 @@ def test_a_manifest_or_part_past_its_cap_is_said_not_misread(tmp_path: Path) -> 
             1,
             "big.md is over 1 MiB (1,048,576 bytes); only the start was read",
         ),
+    ]
+
+
+@posix_only
+@pytest.mark.timeout(30)
+def test_a_link_to_a_fifo_says_it_is_not_a_file_and_never_opens_it(tmp_path: Path) -> None:
+    folder = tmp_path / "csv-report"
+    write_files(
+        folder,
+        {"SKILL.md": SKILL.format(name="csv-report") + "\nSee [the rules](references/rules.md).\n"},
+    )
+    (folder / "references").mkdir()
+    os.mkfifo(folder / "references" / "rules.md")
+    result = score_skill(folder, Config(), "csv-report")
+    found = [(f.code, f.path, f.line, f.column, f.message, f.fix) for f in result.findings]
+    assert found == [
+        (
+            "PE201",
+            "csv-report/SKILL.md",
+            10,
+            5,
+            "link 'references/rules.md' points at a FIFO, socket or device, not a file: nothing "
+            "can be read from it, and a harness installs only files",
+            "Replace 'references/rules.md' with a regular file.",
+        )
     ]

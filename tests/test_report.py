@@ -272,6 +272,41 @@ def test_compare_two_skills(tmp_path: Path) -> None:
     }
 
 
+def test_compare_lists_each_occurrence_of_a_repeated_finding_in_line_order(
+    tmp_path: Path,
+) -> None:
+    """The same message on several lines is several findings: none is folded into another,
+    one more occurrence in B is one finding only in B, and an edit that moves the others
+    down a line changes nothing else."""
+    dead = "See [x](references/x.md)."
+    write_files(
+        tmp_path,
+        {
+            "a/SKILL.md": skill("a").replace("Trim cells.", f"{dead}\n\n{dead}"),
+            "b/SKILL.md": skill("a").replace(
+                "Trim cells.", f"Intro.\n\n{dead}\n\n{dead}\n\n{dead}"
+            ),
+            "c/SKILL.md": skill("c").replace("Trim cells.", f"{dead}\n\n{dead}\n\n{dead}"),
+        },
+    )
+
+    def only(a: str, b: str) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        result = runner.invoke(app, ["compare", str(tmp_path / a), str(tmp_path / b), "-o", "json"])
+        data = json.loads(result.stdout)
+        return (
+            [(f["code"], f["line"]) for f in data["only_in_a"] if f["code"] == "PE201"],
+            [(f["code"], f["line"]) for f in data["only_in_b"] if f["code"] == "PE201"],
+        )
+
+    # b is a with "Intro." above: its first two move down to lines 12 and 14; 16 is new.
+    assert only("a", "b") == ([], [("PE201", 16)])
+    assert only("b", "a") == ([("PE201", 16)], [])
+    assert only("b", "c") == ([], [])
+    clean = tmp_path / "clean"
+    write_files(clean, {"SKILL.md": skill("clean")})
+    assert only("clean", "c") == ([], [("PE201", 10), ("PE201", 12), ("PE201", 14)])
+
+
 def _git(cwd: Path, *args: str) -> str:
     env = {
         **os.environ,

@@ -76,7 +76,13 @@ def test_a_fifo_is_listed_never_opened_and_a_fifo_skill_md_is_reported(tmp_path:
     listing = walk.list_folder(folder)
     assert listing.others == ("SKILL.md",) and listing.files == ()
     doc = parse_skill(folder)
-    assert [p.message for p in doc.problems] == ["SKILL.md cannot be read: not a regular file"]
+    assert [(p.message, p.fix) for p in doc.problems] == [
+        (
+            "SKILL.md cannot be read: not a regular file",
+            "Make SKILL.md a regular file: a FIFO, socket or device is never opened, and a "
+            "harness installs only files.",
+        )
+    ]
     with pytest.raises(walk.NotRegularFile):
         walk.read_file(tmp_path / "pipe.md", 10)
     # A search finds the folder and reports it: nothing hangs, nothing is dropped.

@@ -23,6 +23,15 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         if ref.status is not RefStatus.MISSING:
             continue
         what = {"image": "image", "prose": "path"}.get(ref.kind, "link")
+        if ref.path in doc.listing.others:
+            yield RULE.finding(
+                f"{what} '{ref.target}' points at a FIFO, socket or device, not a file: "
+                "nothing can be read from it, and a harness installs only files",
+                ref.line,
+                ref.column,
+                fix=f"Replace '{ref.path}' with a regular file.",
+            )
+            continue
         if by_case is None:  # built once, for skills that have a missing target at all
             listing = doc.listing
             by_case = {p.casefold(): p for p in (*listing.files, *listing.folders)}
@@ -62,7 +71,8 @@ RULE = Rule(
     limits="A `references/…` path in prose without a link counts only when it names a file "
     "(has an extension) or something that exists: 'a references/citations section' is words. "
     "A target that differs from a file only in letter case is reported as dead (it is, "
-    "on Linux), with the file's real name in the fix. "
+    "on Linux), with the file's real name in the fix; a target that is a FIFO, socket or "
+    "device is never opened and is reported as such. "
     "Links, images and `references/…` paths in prose are checked; other bare paths in "
     "prose (`scripts/run.py` without a link) are not. Links inside the files SKILL.md links "
     "are PE212's.",
