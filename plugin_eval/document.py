@@ -241,24 +241,18 @@ def parse_skill(folder: Path) -> SkillDocument:
             skill_file = skill_file.resolve()
         try:
             raw = _read_capped(skill_file, problems)
-        except NotRegularFile:
-            raw = b""
-            problems.append(
-                ParseProblem(
-                    Problem.NOT_TEXT,
-                    "SKILL.md cannot be read: not a regular file",
-                    fix="Make SKILL.md a regular file: a FIFO, socket or device is never "
-                    "opened, and a harness installs only files.",
-                )
-            )
         except OSError as err:
             raw = b""
+            fix = (
+                "Make SKILL.md a regular file: a FIFO, socket or device is never opened, "
+                "and a harness installs only files."
+                if isinstance(err, NotRegularFile)
+                else "Make SKILL.md readable by whoever installs the skill (for example: "
+                "chmod a+r SKILL.md)."
+            )
             problems.append(
                 ParseProblem(
-                    Problem.NOT_TEXT,
-                    f"SKILL.md cannot be read: {err.strerror or err}",
-                    fix="Make SKILL.md readable by whoever installs the skill (for example: "
-                    "chmod a+r SKILL.md).",
+                    Problem.NOT_TEXT, f"SKILL.md cannot be read: {err.strerror or err}", fix=fix
                 )
             )
     return parse_text(folder, raw, problems)
