@@ -68,18 +68,41 @@ def names_a_search(text: str) -> bool:
     return _SEARCH.search(text) is not None
 
 
-def written(name: str, text: str) -> bool:
+def written(name: str, text: str, folder: str | None = None) -> bool:
     """``name`` occurs in ``text`` as a whole file name or path (not inside a longer one):
     neither a word character, '/', '.' nor '-' before it, nor a word character or '/' after.
-    (A word character is what the regex ``\\w`` matches: ``isalnum()`` or '_'.)"""
+    (A word character is what the regex ``\\w`` matches: ``isalnum()`` or '_'.) Given the
+    skill's ``folder`` name, a path that reaches the file through the skill's folder counts:
+    through a variable (``${CLAUDE_SKILL_DIR}/``, ``{baseDir}/``, ``$SKILL_DIR/``) or the
+    folder's own name (``~/.claude/skills/FOLDER/``)."""
     at = text.find(name)
     while at >= 0:
         before = text[at - 1] if at else " "
         after = text[at + len(name) : at + len(name) + 1] or " "
-        if not (before.isalnum() or before in "_/.-") and not (after.isalnum() or after in "_/"):
+        if not (after.isalnum() or after in "_/") and (
+            not (before.isalnum() or before in "_/.-")
+            or (folder is not None and before == "/" and _through(text, at, folder))
+        ):
             return True
         at = text.find(name, at + 1)
     return False
+
+
+# A variable standing for a folder, just before the '/' at the end of the text searched.
+_ROOT_VARIABLE = regexes.compile(r"(?:\}|\$\w+)/\Z")
+
+
+def _through(text: str, at: int, folder: str) -> bool:
+    """Whether the path before ``at`` (which follows a '/') is the skill's folder: a variable,
+    or a path whose last folder is named ``folder``."""
+    if _ROOT_VARIABLE.search(text, 0, at) is not None:
+        return True
+    start = at - 1 - len(folder)
+    return (
+        start >= 0
+        and text.startswith(folder, start)
+        and (start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_.-"))
+    )
 
 
 def lines_naming(raw: bytes, keys: Collection[bytes]) -> list[bytes]:
@@ -131,11 +154,20 @@ def _lines_matching(raw: bytes, keys: Collection[bytes]) -> list[bytes]:
 _FILE_PATH = regexes.compile(r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,8}(?![\w/])")
 
 
+# How many folders up a link may climb and still be looked up: from a plugin's skill
+# (plugins/p/skills/x) to the marketplace around it. A sibling skill is one.
+MAX_CLIMB = 4
+
+
 class RefStatus(Enum):
     OK = "ok"
     MISSING = "missing"
     OUTSIDE = "outside"
     OUTSIDE_MISSING = "outside-missing"
+    # An absolute path, or one that climbs more than MAX_CLIMB folders: a file on the machine
+    # that scores the skill, never looked up (its existence would tell a report's reader
+    # what that machine holds).
+    AWAY = "away"
     SYMLINK = "symlink"
 
 
@@ -312,9 +344,10 @@ class Facts:
             return None
         listing = self.doc.listing
         if path.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", path):
-            status = RefStatus.OUTSIDE if os.path.lexists(path) else RefStatus.OUTSIDE_MISSING
-            return Reference(raw, path, line, column, kind, status)
+            return Reference(raw, path, line, column, kind, RefStatus.AWAY)
         norm = posixpath.normpath(path.replace("\\", "/"))
+        if norm.startswith("../" * (MAX_CLIMB + 1)) or norm == "/".join([".."] * (MAX_CLIMB + 1)):
+            return Reference(raw, norm, line, column, kind, RefStatus.AWAY)
         if norm == ".." or norm.startswith("../"):
             # Checked for existence only (never opened, never read): a cross-reference.
             outside = os.path.normpath(os.path.join(self.doc.folder, norm))
@@ -341,7 +374,14 @@ class Facts:
         """Files of the folder that SKILL.md links, or names in code (`references/x.md`)."""
         code = "\n".join(c.text for c in self.doc.inline_code)
         code += "\n".join(b.content for b in self.doc.code_blocks)
-        named = {f for f in self.doc.listing.files if f in code}
+        # As a whole path, not inside a longer one: `docs/README.md` (the user's) does not
+        # name the skill's README.md; `${CLAUDE_SKILL_DIR}/scripts/x.py` names scripts/x.py, and
+        # so does `~/.claude/skills/FOLDER/scripts/x.py`.
+        named = {
+            f
+            for f in self.doc.listing.files
+            if f in code and written(f, code, self.doc.folder.name)
+        }
         # A file name that names exactly one file of the folder points at it, wherever it is
         # written ("`api_reference.md` — the full API" under a References heading); so does a
         # path written out in prose ("see references/api.md"). Only files not linked already

@@ -22,17 +22,19 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from plugin_eval.config import (
     Config,
     ConfigError,
+    FailOn,
     find_config,
     load_config,
     not_a_pattern,
     pass_threshold_value,
     selector_problem,
 )
+from plugin_eval.config_files import config_in, unread_config
 from plugin_eval.discovery import Scope, discover, is_pattern
 from plugin_eval.engine import DepthUnavailable, check_depth, joined, score_skill
 from plugin_eval.findings import Severity
@@ -73,7 +75,7 @@ class NewSinceRevision(UsageError):
 
 
 def configure(
-    paths: Sequence[Path | str] = (),
+    paths: Sequence[Path | str] | Path | str = (),
     config_file: Path | str | None = None,
     *,
     isolated: bool = False,
@@ -93,9 +95,17 @@ def configure(
     report seed 003's verdict); given both, they must agree. ``weights`` names a benchmark
     definition whose weights replace seed 002's and whose pass_score is the pass threshold
     unless one is given."""
+    paths = _paths(paths)
     config = Config()
     config_file = Path(config_file) if config_file is not None else None
     weights = Path(weights) if weights is not None else None
+    if isolated and config_file is not None:
+        raise UsageError(
+            "--isolated cannot be used with --config: --config names the file to read, "
+            "--isolated reads none"
+        )
+    if fail_on is not None and fail_on not in get_args(FailOn):
+        raise UsageError(f"--fail-on: '{fail_on}' is not one of {', '.join(get_args(FailOn))}")
     if not isolated:
         source = config_file or (find_config(Path(paths[0])) if paths else None)
         try:
@@ -200,6 +210,8 @@ def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resol
             targets, said = resolve(Path(path))
             if [t.kind for t in targets] == [Kind.PLUGIN] and Path(path).is_dir():
                 targets, said = _search(Path(path), scope, out.skipped)
+            elif targets and (inside := config_in(targets[0].folder)) is not None:
+                said = [*said, unread_config(Path(path) / inside.name)]
         except OSError as err:  # a folder below it that cannot be entered
             out.failures.append(Failure(str(path), f"cannot be read ({err.strerror or err})"))
             continue
@@ -253,8 +265,13 @@ def _search(
     return targets, notes
 
 
+def _paths(paths: Sequence[Path | str] | Path | str) -> Sequence[Path | str]:
+    """A path given alone is that one path: a string is never read as its characters."""
+    return [paths] if isinstance(paths, (str, Path)) else paths
+
+
 def score_paths(
-    paths: Sequence[Path | str],
+    paths: Sequence[Path | str] | Path | str,
     config: Config | None = None,
     depth: Depth = Depth.QUICK,
     monte_carlo: MonteCarloSettings | None = None,
@@ -262,7 +279,9 @@ def score_paths(
     generated_at: str | None = None,
     allow_empty: bool = False,
 ) -> Batch:
-    """Score every skill and plugin the paths name; one that crashes is a failure, not an end."""
+    """Score every skill and plugin the paths name; one that crashes is a failure, not an end.
+    One path may be given alone (a string or a Path), not only in a list."""
+    paths = _paths(paths)
     config = config or Config()
     try:
         check_depth(depth, monte_carlo)
@@ -333,9 +352,9 @@ def score_target(
     )
 
 
-def show_files(paths: Sequence[Path | str], config: Config | None = None) -> list[str]:
+def show_files(paths: Sequence[Path | str] | Path | str, config: Config | None = None) -> list[str]:
     """What `score` would score and what it would pass over, and why, one line each."""
-    resolved = targets_of(paths, (config or Config()).scope())
+    resolved = targets_of(_paths(paths), (config or Config()).scope())
     lines = [f"score  {t.display}  ({t.kind})" for t in resolved.targets]
     lines += [f"skip   {path}  ({why})" for path, why in resolved.skipped]
     lines += [f"note   {note}" for note in resolved.notes]

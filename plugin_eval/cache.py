@@ -157,6 +157,16 @@ class Cache:
         self.misses = 0
         self.notes: list[str] = []
         self._batch: list[tuple[object, ...]] = []
+        self.db: sqlite3.Connection | None = None
+        # A cache committed into the tree being scored may be a symlink to anything: never
+        # written through, opened or removed. The run goes on without it, as when it is busy.
+        linked = sqlite_files.not_followed(self.path, ".gitignore")
+        if linked is not None:
+            self.notes.append(
+                f"cache {linked} is a symlink or not a regular file: never followed; this run "
+                "went on without the cache (remove it, or pass --cache-dir a real folder)"
+            )
+            return
         if folder.exists() and not folder.is_dir():
             raise unusable("--cache-dir", folder, "it is a file, not a folder", OTHERWISE)
         try:
@@ -168,7 +178,7 @@ class Cache:
             # Like ruff's cache: the folder keeps itself out of `git status`.
             with contextlib.suppress(OSError):
                 ignore.write_text("# Created by plugin-eval: the cache ignores itself.\n*\n")
-        self.db: sqlite3.Connection | None = self._open()
+        self.db = self._open()
 
     def _open(self) -> sqlite3.Connection | None:
         try:

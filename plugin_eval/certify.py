@@ -130,9 +130,10 @@ def check_out(out: Path, skill: Path) -> None:
 def certify(
     target: Target, config: Config, settings: MonteCarloSettings, generated_at: str
 ) -> Certification:
-    """Score one skill at depth thorough and issue its certificate."""
+    """Score one skill at depth deep (seed 002: "deep (used by certify)") and issue its
+    certificate; ``settings.runs`` of 100 or more can make it Certified+."""
     try:
-        result = score_skill(target.folder, config, target.display, Depth.THOROUGH, settings)
+        result = score_skill(target.folder, config, target.display, Depth.DEEP, settings)
     except Exception as exc:  # a backend that broke: said in one line, no certificate
         raise NotScored(f"{type(exc).__name__}: {exc}") from exc
     report = build_report(result, generated_at)

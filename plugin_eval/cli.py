@@ -814,7 +814,7 @@ def certify_command(
     isolated: Isolated = False,
     debug: Debug = False,
 ) -> None:
-    """Certify one skill: static, judge and Monte Carlo (100 runs); exit 0 certified, 1 not."""
+    """Certify one skill: static, judge and Monte Carlo (50 runs); exit 0 certified, 1 not."""
     _debug(debug)
     from plugin_eval import certify
     from plugin_eval.report.certificate import RENDER
@@ -823,7 +823,7 @@ def certify_command(
         if backend is None or backend == "offline":
             raise api.UsageError(certify.OFFLINE)
         settings = _model_settings(
-            Depth.THOROUGH,
+            Depth.DEEP,
             runs=runs,
             backend=backend,
             model=model,

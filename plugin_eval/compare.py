@@ -126,7 +126,14 @@ def delta_text(value: float | None) -> str:
 
 def _git(cwd: Path, *args: str) -> bytes:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False, timeout=60)
+        # Paths are literal: a folder named ':x' or ':!x' is that folder, not pathspec magic.
+        done = subprocess.run(
+            ["git", "--literal-pathspecs", *args],
+            cwd=cwd,
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
     except (OSError, subprocess.TimeoutExpired) as err:
         raise GitError(f"git could not run: {err}") from err
     if done.returncode != 0:
@@ -158,8 +165,10 @@ def checkout_copy(path: Path, revision: str, into: Path) -> tuple[Path, str]:
         mode, kind, sha, size = meta.split()
         if kind != "blob" or mode == "120000":
             continue  # submodules and symlinks are not followed
-        inside = PurePosixPath(name).relative_to(rel) if rel else PurePosixPath(name)
-        if ".." in inside.parts:
+        if rel and not name.startswith(rel + "/"):
+            continue  # git listed something outside the folder asked for: never written
+        inside = PurePosixPath(name[len(rel) + 1 :] if rel else name)
+        if ".." in inside.parts or not inside.parts:
             continue
         total += int(size) if size.isdigit() else 0
         if total > MAX_GIT_BYTES:
@@ -172,6 +181,11 @@ def checkout_copy(path: Path, revision: str, into: Path) -> tuple[Path, str]:
         # The blob itself, by its id: no textconv, filter or other configured program runs.
         data = _git(top, "cat-file", "blob", sha)
         target = copy / Path(*inside.parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        except OSError as err:  # a tree holding a file and a folder of one name, say
+            raise GitError(
+                f"{rel or '.'} at {revision} cannot be copied: '{inside}' ({err.strerror or err})"
+            ) from None
     return copy, f"{rel or folder.name}@{revision}"

@@ -18,11 +18,11 @@ from pydantic import (
     model_validator,
 )
 
+from plugin_eval.config_files import config_in, is_file, is_item_folder
 from plugin_eval.discovery import DEFAULT_EXCLUDE, Scope, is_pattern
 from plugin_eval.rules import ALL_RULES, BELOW_THRESHOLD
 from plugin_eval.scoring.composite import PASS_PRESETS
 
-CONFIG_FILES = (".plugin-eval.toml", "pyproject.toml")
 FailOn = Literal["error", "warning", "info", "none"]
 
 
@@ -38,7 +38,12 @@ def _no_ignores() -> dict[str, list[str]]:
 
 
 def not_a_pattern(pattern: str) -> str:
-    return f"'{pattern}' is not a gitignore-style pattern (a trailing backslash escapes nothing)"
+    why = (
+        "a trailing backslash escapes nothing"
+        if pattern.endswith("\\")
+        else "git cannot match it: a character range that runs backwards, say"
+    )
+    return f"'{pattern}' is not a gitignore-style pattern ({why})"
 
 
 def _line_of(path: Path, key: str) -> int | None:
@@ -233,35 +238,19 @@ def _path_matches(relpath: str, pattern: str) -> bool:
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest config file at or above ``start`` that has plugin-eval settings."""
+    """The nearest config file at or above ``start`` that has plugin-eval settings, never one
+    inside a skill or plugin folder: what is scored is untrusted, and must not choose the
+    rules it is scored by (nor score one way named alone, another way from above)."""
     here = start.resolve()
-    if _is_file(here):
+    if is_file(here):
         here = here.parent
     for folder in (here, *here.parents):
-        for name in CONFIG_FILES:
-            candidate = folder / name
-            if _is_file(candidate) and (name != "pyproject.toml" or _has_section(candidate)):
-                return candidate
+        if is_item_folder(folder):
+            continue
+        found = config_in(folder)
+        if found is not None:
+            return found
     return None
-
-
-def _is_file(path: Path) -> bool:
-    """Whether ``path`` is a file; False where it cannot be looked at (a folder on the way
-    that cannot be entered): the search goes on above it, as if nothing were there."""
-    try:
-        return path.is_file()
-    except OSError:
-        return False
-
-
-def _has_section(pyproject: Path) -> bool:
-    import tomllib  # imported on use: a run that finds no configuration file never loads it
-
-    try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False
-    return "plugin-eval" in data.get("tool", {})
 
 
 def load_config(path: Path | None) -> Config:
@@ -274,9 +263,21 @@ def load_config(path: Path | None) -> Config:
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: invalid TOML: {err}") from err
     except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: cannot read: {err}") from err
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise ConfigError(
+            f"{path}: cannot read: {reason} (name a configuration file that exists, or leave "
+            "--config out)"
+        ) from err
     if path.name == "pyproject.toml":
-        section = data.get("tool", {}).get("plugin-eval", {})
+        tool = data.get("tool", {})
+        section = tool.get("plugin-eval", {}) if isinstance(tool, dict) else {}
+        if not isinstance(section, dict):
+            line = _line_of(path, "plugin-eval")
+            raise ConfigError(
+                f"{path}:{line}: [tool.plugin-eval] must be a table of settings"
+                if line
+                else f"{path}: [tool.plugin-eval] must be a table of settings"
+            )
     elif "tool" in data:
         raise ConfigError(
             f"{path}: holds a [tool.plugin-eval] table; in {path.name} write the settings at "
@@ -284,6 +285,11 @@ def load_config(path: Path | None) -> Config:
         )
     else:
         section = data
+    if section.get("select") == []:
+        raise ConfigError(
+            f"{path}: 'select' is empty, which would run no rule; leave it out to run the "
+            'default rules, or name what to run ("ALL" for every rule)'
+        )
     if "weights" in section:
         raise ConfigError(
             f"{path}: 'weights' is not a configuration setting; give a benchmark file on the "

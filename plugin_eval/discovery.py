@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import posixpath
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -13,9 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from plugin_eval import budgets, json_input
+from plugin_eval.config_files import config_in, unread_config
 from plugin_eval.document import SKILL_FILE, misnamed_skill_file
 from plugin_eval.findings import bounded as cut_middle
-from plugin_eval.plugin import MANIFESTS, MARKETPLACE, listed_skills
+from plugin_eval.plugin import MANIFESTS, MARKETPLACE, listed_skills, manifest_skill_roots
 from plugin_eval.textsearch import LazyRegex
 from plugin_eval.vocabulary import Kind
 from plugin_eval.walk import TOOL_FOLDERS, Walk, kind_within, read_file
@@ -95,7 +97,7 @@ SLUG_BYTES = 160
 # first use: only a marketplace report names files after items.
 _UNSAFE = LazyRegex(
     "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-    '\ud800-\udfff<>:"|?*\\\\`$]'
+    "\ud800-\udfff<>:\"|?*\\\\`$ ;&()'![\\]#={}^~%]"
 )
 
 
@@ -148,23 +150,38 @@ def discover(root: Path, scope: Scope | None = None) -> Discovery:
     # A skill a plugin scores is the plugin's, not loose: one in its skills/ folder, or, for an
     # entry with an explicit skills list, exactly those. Any other skill found inside a plugin
     # folder (the walk enters marketplace entries' folders) is loose and reported as such.
-    plugin_roots: set[str] = set()
+    # So is one in a folder its manifest's `skills` names.
+    skill_roots: set[str] = set()
     listed: set[str] = set()
     for plugin in plugins:
         chosen = listed_skills(json.loads(plugin.entry)) if plugin.entry else None
         if chosen is None:
-            plugin_roots.add(plugin.rel)
+            skill_roots |= {
+                posixpath.normpath(posixpath.join(plugin.rel, r))
+                for r in ["skills", *manifest_skill_roots(plugin.folder)]
+            }
         else:
             listed |= {posixpath.normpath(posixpath.join(plugin.rel, s)) for s in chosen}
 
     def in_plugin(rel: str) -> bool:
-        parent, _, _ = rel.rpartition("/")
-        root, _, folder = parent.rpartition("/")
-        return rel in listed or (folder == "skills" and root in plugin_roots)
+        parent = rel.rpartition("/")[0]
+        return rel in listed or parent in skill_roots or rel in skill_roots
 
     loose = [i for i in items.values() if i.kind is Kind.SKILL and not in_plugin(i.rel)]
     found = _distinct(sorted([*plugins, *loose], key=lambda i: (i.id, i.entry or "")))
-    return Discovery(found, notes, sorted(skipped))
+    for item in found:
+        inside = config_in(item.folder)
+        if inside is not None:
+            notes.append(unread_config(_shown(root, inside)))
+    return Discovery(found, sorted(set(notes), key=notes.index), sorted(skipped))
+
+
+def _shown(root: Path, path: Path) -> str:
+    """``path`` as notes name it: relative to the root, when it is inside it."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 def _once(entries: list[Item], notes: list[str]) -> list[Item]:
@@ -278,7 +295,7 @@ def is_pattern(line: str) -> bool:
 
     try:
         pathspec.GitIgnoreSpec.from_lines([line])
-    except ValueError:
+    except (ValueError, re.error):  # "[z-a]": a character range that runs backwards
         return False
     return True
 
@@ -385,14 +402,24 @@ def _marketplace_entries(root: Path, notes: list[str]) -> Iterator[Item]:
         )
     passed: dict[str, list[str]] = {}
     lines = _entry_lines(text)
+    # `metadata.pluginRoot` is put before every relative source ("formatter" in "./plugins").
+    metadata = data.get("metadata") if isinstance(data, dict) else None
+    base = metadata.get("pluginRoot") if isinstance(metadata, dict) else None
+    base = base if isinstance(base, str) and not base.startswith(("/", "\\")) else ""
     for index, entry in enumerate(entries[: budgets.MARKETPLACE_ENTRIES]):
         source = entry.get("source") if isinstance(entry, dict) else None
         name = str(entry.get("name", "?")) if isinstance(entry, dict) else "?"
-        if not isinstance(source, str):
+        if isinstance(source, dict) and isinstance(source.get("source"), str):
             passed.setdefault("have a remote source; not fetched", []).append(name)
             continue
+        if not isinstance(source, str):
+            # Not an object, or a source that is neither a path nor a remote source object.
+            passed.setdefault("have a source that is not a path; skipped", []).append(name)
+            continue
         try:
-            folder = (root / source).resolve()
+            folder = (root / base / source).resolve()
+            if base and not folder.is_dir():  # written from the root, as many do
+                folder = (root / source).resolve()
         except (OSError, ValueError):  # a NUL in the path, a name too long, a loop
             passed.setdefault("have a source that is not a path; skipped", []).append(name)
             continue

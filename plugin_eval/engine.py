@@ -151,7 +151,8 @@ def assemble(
     weighted by ``weights`` (seed 002's table unless a benchmark file gave another).
 
     The interval is the central 95 % of the composite recomputed on each resample the layers
-    measured (the static layer fixed), widened to hold the estimate.
+    measured (the static layer fixed), widened to hold the estimate; a resample on which a
+    measured dimension is undefined is left out.
     """
     ran = [o for o in outcomes if o.ran]
 
@@ -169,6 +170,11 @@ def assemble(
         drawn: dict[Layer, Mapping[str, float]] = {
             o.layer: o.resamples[i] if o.resamples else o.dimensions for o in ran
         }
+        if any(drawn[o.layer].keys() < o.dimensions.keys() for o in ran):
+            # A dimension the layer measured is undefined on this resample (F1 with no
+            # prompt that should trigger drawn): left out, as the measure's own interval
+            # leaves it out, not filled in by the other layers' blend.
+            continue
         key = tuple((str(layer), tuple(sorted(d.items()))) for layer, d in drawn.items())
         if key not in seen:
             seen[key] = at({Layer.STATIC: static, **drawn}).score

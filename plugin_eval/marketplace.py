@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import hmac
 import json
 import logging
 import multiprocessing
@@ -23,7 +24,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from plugin_eval.cache import Cache, checksum, item_key
+from plugin_eval.cache import Cache, checksum, item_key, seal
 from plugin_eval.config import Config
 from plugin_eval.discovery import Item, discover
 from plugin_eval.document import parse_skill
@@ -264,11 +265,7 @@ class Writer:
                 (self.out / sub).mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise unusable("--out", self.out, err) from None
-        try:
-            loaded = json.loads((self.out / INDEX).read_text(encoding="utf-8"))
-            self.index = loaded if isinstance(loaded, dict) else {}
-        except (OSError, ValueError, RecursionError):
-            self.index = {}
+        self.index = _sealed_index(self.out / INDEX)
         for rel in _unsure_names(self.out / UNSURE):
             self.index[rel] = []  # this tool's file, with bytes the index does not know
         for sub in ("", "plugins", "skills", "badges"):
@@ -304,10 +301,14 @@ class Writer:
     def _put(self, rel: str, text: str) -> None:
         data = text.encode("utf-8", "surrogateescape")
         entry = [len(data), checksum(text)]
-        if self.index.get(rel) == entry:
+        known = self.index.get(rel)
+        if known is not None and known[:2] == entry and len(known) == 3:
+            # The bytes this run would write, as this machine wrote them: same size and the
+            # modification time it had then (an edit since changes it).
             try:
-                if os.stat(self.out / rel).st_size == entry[0]:
-                    self.written[rel] = entry
+                done = os.stat(self.out / rel)
+                if done.st_size == entry[0] and done.st_mtime_ns == known[2]:
+                    self.written[rel] = known
                     return
             except OSError:
                 pass
@@ -315,7 +316,7 @@ class Writer:
             self._unsure = os.open(self.out / UNSURE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         os.write(self._unsure, (json.dumps(rel) + "\n").encode())
         write_bytes(self.out / rel, data)
-        self.written[rel] = entry
+        self.written[rel] = [*entry, os.stat(self.out / rel).st_mtime_ns]
 
     def save_index(self) -> None:
         """Save what this run wrote; the output folder is whole again."""
@@ -324,7 +325,8 @@ class Writer:
         except OSError as err:
             raise unusable("TMPDIR", Path(tempfile.gettempdir()), err) from None
         try:
-            write_text(self.out / INDEX, json.dumps(self.written, sort_keys=True))
+            files = json.dumps(self.written, sort_keys=True)
+            write_text(self.out / INDEX, json.dumps({"files": self.written, "seal": seal(files)}))
             if self._unsure is not None:
                 os.close(self._unsure)
                 self._unsure = None
@@ -337,6 +339,22 @@ class Writer:
                 f"--previous {self.previous}: {len(self._unreadable)} file(s) could not be read as "
                 f"reports ({shown}); their new and fixed findings are not counted"
             )
+
+
+def _sealed_index(path: Path) -> dict[str, list[Any]]:
+    """The index a run on this machine saved (sealed with the cache's key), or none: an index
+    committed into a checkout that holds --out is not trusted to say which files need no
+    writing, nor which are stale."""
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(loaded, dict) or not isinstance(loaded.get("files"), dict):
+        return {}
+    files: dict[str, list[Any]] = loaded["files"]
+    if not hmac.compare_digest(str(loaded.get("seal")), seal(json.dumps(files, sort_keys=True))):
+        return {}
+    return {k: v for k, v in files.items() if isinstance(v, list)}
 
 
 def _unsure_names(path: Path) -> list[str]:

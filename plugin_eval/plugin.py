@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from plugin_eval import budgets, json_input
+from plugin_eval import budgets, json_input, regexes
 from plugin_eval.document import (
     SKILL_FILE,
     FrontmatterFile,
@@ -66,11 +65,33 @@ class Manifest:
         findings all point at the entry's line, with no column."""
         if self.entry_line is not None:
             return self.entry_line, None
-        match = re.search(r'"' + re.escape(key) + r'"\s*:', self.text)
-        if match is None:
+        start = top_level_key(self.text, key)
+        if start is None:
             return None, None
-        start = match.start()
         return self.text.count("\n", 0, start) + 1, start - self.text.rfind("\n", 0, start)
+
+
+_TOKEN = regexes.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+_COLON = regexes.compile(r"\s*:")
+
+
+def top_level_key(text: str, key: str) -> int | None:
+    """Where ``"key":`` is written as a key of the outermost object of a JSON ``text`` (not
+    of an object inside it, as `userConfig`'s entries each have a "description"), or None."""
+    depth = 0
+    for token in _TOKEN.finditer(text):
+        lexeme = token.group()
+        if lexeme in "{[":
+            depth += 1
+        elif lexeme in "}]":
+            depth -= 1
+        elif depth == 1 and _COLON.match(text, token.end()) is not None:
+            try:
+                if json.loads(lexeme) == key:
+                    return token.start()
+            except ValueError:  # an escape JSON does not have: not the key wanted
+                continue
+    return None
 
 
 @dataclass(frozen=True, repr=False)
@@ -140,15 +161,17 @@ def parse_plugin(
     """Read a plugin folder; symlinks are never followed and bad files become problems."""
     listing = list_folder(folder)
     entry = manifest_override
-    # Each part folder is listed on its own: a listing cut short at its cap hides no part.
-    chosen = plugin_files(folder, entry)
-    manifests = [read_manifest(folder, rel) for rel in chosen.manifests]
+    manifests = [
+        read_manifest(folder, rel) for rel in MANIFESTS if kind_within(folder, rel) == "file"
+    ]
     # A marketplace entry stands in for a missing plugin.json, and with "strict": false it is
     # the manifest even where one exists (as Claude Code reads it).
     if entry is not None and (not manifests or entry.get("strict") is False):
         text = json.dumps(entry, indent=2)
         path, line = entry_at or (MARKETPLACE, 1)
         manifests = [Manifest(path, text, MappingProxyType(dict(entry)), entry_line=line)]
+    # Each part folder is listed on its own: a listing cut short at its cap hides no part.
+    chosen = plugin_files(folder, entry, [m.data for m in manifests if m.data is not None])
     agents = tuple(_part(folder, "agent", rel) for rel in chosen.agents)
     commands = tuple(_part(folder, "command", rel) for rel in chosen.commands)
     skills = tuple(folder / rel.rsplit("/", 1)[0] for rel in chosen.skill_files)
@@ -208,38 +231,68 @@ class PluginFiles:
         return (*self.manifests, *self.agents, *self.commands, *self.skill_files)
 
 
-def plugin_files(folder: Path, entry: Mapping[str, Any] | None) -> PluginFiles:
-    """Which files a plugin parse reads: its manifests, agents (agents/*.md), commands
-    (commands/*.md), and the SKILL.md of each of its skills (those an entry's `skills` list
-    names, else skills/*/SKILL.md), at most budgets.PLUGIN_SKILLS of them.
+def plugin_files(
+    folder: Path,
+    entry: Mapping[str, Any] | None,
+    manifests: list[Mapping[str, Any]] | None = None,
+) -> PluginFiles:
+    """Which files a plugin parse reads: its manifests, agents and commands (every .md file
+    under agents/ and commands/, namespace folders included, and under the files and folders
+    the manifests' `agents` and `commands` name, which add to the defaults), and the SKILL.md
+    of each of its skills (those an entry's `skills` list names, else skills/*/SKILL.md and
+    the skills of the folders the manifests' `skills` names), at most budgets.PLUGIN_SKILLS.
 
     Each part folder is listed on its own, so a large data folder elsewhere in the plugin
     (which stops the folder's listing at its cap) never hides a part. Regular files only:
     a symlink is not followed and a FIFO or device is never opened; both are passed over
     with the reason, as are skills past the cap."""
     passed: list[tuple[str, str]] = []
+    data = manifests or []
 
-    def markdown_under(name: str) -> tuple[str, ...]:
+    def markdown_under(name: str, depth: int = PART_DEPTH) -> list[str]:
         if kind_of(folder / name) == "link":  # a linked folder holds nothing of the plugin's
             passed.append((name, LINKED))
-            return ()
+            return []
         here = list_one(folder / name)
         for why, names in ((LINKED, here.links), (NOT_REGULAR, here.others)):
             passed.extend((f"{name}/{n}", why) for n in names if n.lower().endswith(".md"))
-        return tuple(f"{name}/{n}" for n in here.files if n.lower().endswith(".md"))
+        found = [f"{name}/{n}" for n in here.files if n.lower().endswith(".md")]
+        if depth > 0:
+            for sub in here.dirs:
+                if not sub.startswith("."):
+                    found += markdown_under(f"{name}/{sub}", depth - 1)
+        return found
+
+    def parts(kind: str) -> tuple[str, ...]:
+        found = markdown_under(kind)
+        for rel in component_paths(data, kind):
+            what = kind_within(folder, rel)
+            if what == "dir":
+                found += markdown_under(rel)
+            elif what == "file" and rel.lower().endswith(".md"):
+                found.append(rel)
+            elif what in ("link", "other"):
+                passed.append((rel, LINKED if what == "link" else NOT_REGULAR))
+            # Nothing there: PE505 says so.
+        return tuple(dict.fromkeys(found))
 
     listed = listed_skills(entry)
     if listed is not None:
         candidates = [f"{rel}/{SKILL_FILE}" for rel in listed]
-    elif kind_of(folder / "skills") == "link":
-        passed.append(("skills", LINKED))
-        candidates = []
     else:
-        here = list_one(folder / "skills")
-        passed.extend((f"skills/{n}", LINKED) for n in here.links)
-        candidates = [f"skills/{n}/{SKILL_FILE}" for n in here.dirs]
+        candidates = []
+        for root in dict.fromkeys(["skills", *component_paths(data, "skills")]):
+            if kind_of(folder / root) == "link":
+                passed.append((root, LINKED))
+                continue
+            if kind_within(folder, f"{root}/{SKILL_FILE}") == "file":
+                candidates.append(f"{root}/{SKILL_FILE}")  # the path names one skill
+                continue
+            here = list_one(folder / root)
+            passed.extend((f"{root}/{n}", LINKED) for n in here.links)
+            candidates += [f"{root}/{n}/{SKILL_FILE}" for n in here.dirs]
     skills = []
-    for rel in candidates:
+    for rel in dict.fromkeys(candidates):
         kind = kind_within(folder, rel)
         if kind == "file":
             skills.append(rel)
@@ -250,14 +303,45 @@ def plugin_files(folder: Path, entry: Mapping[str, Any] | None) -> PluginFiles:
         # Nothing there (or a folder): not a skill; a listed path is checked by PE505.
     cap = budgets.PLUGIN_SKILLS
     passed += [(rel, "past the cap of skills per plugin") for rel in skills[cap:]]
-    manifests = tuple(m for m in MANIFESTS if kind_within(folder, m) == "file")
     return PluginFiles(
-        manifests,
-        markdown_under("agents"),
-        markdown_under("commands"),
+        tuple(m for m in MANIFESTS if kind_within(folder, m) == "file"),
+        parts("agents"),
+        parts("commands"),
         tuple(skills[:cap]),
         tuple(passed),
     )
+
+
+# How many namespace folders deep a command or agent is looked for (commands/git/sync.md is
+# one: Claude Code names it by its folder).
+PART_DEPTH = 3
+
+
+def component_paths(manifests: list[Mapping[str, Any]], key: str) -> list[str]:
+    """The paths inside the plugin that the manifests' ``key`` (a string or a list of them)
+    names, normalised; one that leaves the plugin, is absolute or holds a variable is left
+    to PE505."""
+    out: list[str] = []
+    for data in manifests:
+        value = data.get(key)
+        for raw in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            if not isinstance(raw, str) or "${" in raw or raw.startswith(("/", "\\")):
+                continue
+            path = posixpath.normpath(raw.replace("\\", "/"))
+            if path not in (".", "..") and not path.startswith("../") and path not in out:
+                out.append(path)
+    return out
+
+
+def manifest_skill_roots(folder: Path) -> list[str]:
+    """The skill folders a plugin's manifests name in `skills`, besides skills/ (read for
+    discovery, which must know these skills are the plugin's, not loose)."""
+    data = [
+        m.data
+        for rel in MANIFESTS
+        if kind_within(folder, rel) == "file" and (m := read_manifest(folder, rel)).data
+    ]
+    return [p for p in component_paths(data, "skills") if p != "skills"]
 
 
 LINKED = "a symlink, not followed"

@@ -10,6 +10,8 @@ import os
 import sqlite3
 from pathlib import Path
 
+from plugin_eval.walk import kind_of
+
 BUSY_TIMEOUT = 10.0  # seconds to wait for another run's write to end
 _BUSY = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
 _DAMAGED = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
@@ -51,6 +53,23 @@ def connect(path: Path, timeout: float) -> sqlite3.Connection:
     except BaseException:
         db.close()
         raise
+
+
+def not_followed(path: Path, *others: str) -> Path | None:
+    """The first of: the database's folder when it is a symlink, the database at ``path``, its
+    journals and ``others`` (names in the folder) when one is a symlink or not a regular file.
+    A cache folder may be committed into a tree being scored: such a file is never opened,
+    written through or removed."""
+    folder = path.parent
+    kind = kind_of(folder)
+    if kind == "link":
+        return folder
+    if kind != "dir":
+        return None
+    for name in (*(f"{path.name}{suffix}" for suffix in _SIDE_FILES), *others):
+        if kind_of(folder / name) in ("link", "other"):
+            return folder / name
+    return None
 
 
 def remove(path: Path) -> None:

@@ -28,7 +28,7 @@ from plugin_eval.rules import (
 from plugin_eval.textsearch import Columns
 
 DIRECTIVE = regexes.compile(r"plugin-eval:\s*ignore(?![\w-])\s*:?")
-CODE = regexes.compile(r"[\s,]*([A-Za-z0-9_-]+)")
+CODE = regexes.compile(r"[\s,]*([A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*)")
 
 
 @dataclass
@@ -195,10 +195,17 @@ def problems(
     return out
 
 
+_LOOK_ALIKE = str.maketrans("OIL", "011")
+
+
 def _meant(word: str) -> str | None:
     """The code, flag or name closest to an unknown one, as a fix ("did you mean")."""
     names = [*BY_CODE, *BY_FLAG, *NAMES]
     wanted = word.lower() if "-" in word else word.upper()
+    # A code's digits typed as the letters they look like (PE2O1, PE1l2): that code.
+    digits = wanted[2:].translate(_LOOK_ALIKE)
+    if wanted[:2] == "PE" and digits.isdigit() and "PE" + digits in BY_CODE:
+        wanted = "PE" + digits
     close = difflib.get_close_matches(wanted, names, 1, 0.75)
     if not close:
         return None

@@ -153,3 +153,36 @@ def test_a_dimension_is_shown_in_the_band_its_grade_comes_from(
 
     assert (whole(score), grade_of(score * 100)) == (shown, grade)
     assert grade_of(float(whole(score))) == grade
+
+
+def test_a_composite_under_a_whole_number_is_never_shown_as_it() -> None:
+    from plugin_eval.report.neutral import score_text
+
+    assert [score_text(x) for x in (89.99, 89.95, 89.94, 92.05, 100.0, 0.0)] == [
+        "89.99",
+        "89.95",
+        "89.9",
+        "92.0",
+        "100.0",
+        "0.0",
+    ]
+
+
+def test_the_penalty_holds_no_floating_point_residue() -> None:
+    assert [comp.penalty(n) for n in (0, 3, 7, 9, 20)] == [1.0, 0.85, 0.65, 0.55, 0.5]
+
+
+def test_a_resample_on_which_a_measured_dimension_is_undefined_is_left_out() -> None:
+    from plugin_eval.engine import assemble
+    from plugin_eval.results import LayerOutcome
+
+    static = {"triggering_accuracy": 0.9, "progressive_disclosure": 0.6}
+    measured = {"triggering_accuracy": 0.2}
+    # Half the resamples drew no prompt that should trigger: F1, and so the dimension, is
+    # undefined there. Filled in by the static layer, they would lift the upper bound.
+    drawn: dict[str, float] = {"triggering_accuracy": 0.2}
+    undefined: dict[str, float] = {}
+    resamples = (drawn,) * 50 + (undefined,) * 50
+    outcome = LayerOutcome(Layer.MONTE_CARLO, measured, {}, {}, 0.2, resamples=resamples)
+    result = assemble(static, [outcome], 0)
+    assert result.ci_lower == result.ci_upper == result.score

@@ -150,13 +150,34 @@ def test_an_agent_key_claude_code_ignores_is_named_with_the_field_meant(tmp_path
     ]
 
 
-def test_every_documented_agent_field_passes(tmp_path: Path) -> None:
+def test_every_field_documented_for_a_plugin_agent_passes(tmp_path: Path) -> None:
     extra = (
-        "disallowedTools: Write\npermissionMode: plan\nmaxTurns: 5\nskills: [csv-clean]\n"
+        "disallowedTools: Write\nmaxTurns: 5\nskills: [csv-clean]\n"
         "memory: project\nbackground: false\nisolation: worktree\ncolor: blue\neffort: high\n"
     )
     agent = GOOD_AGENT.replace("model: inherit\n", "model: inherit\n" + extra)
     assert findings(tmp_path, "PE606", **{"agents__csv-analyst.md": agent}) == []
+
+
+def test_subagent_fields_a_plugin_agent_cannot_use_are_each_reported_where_written(
+    tmp_path: Path,
+) -> None:
+    # Claude Code ignores hooks, mcpServers and permissionMode in an agent a plugin ships.
+    extra = "permissionMode: plan\nmcpServers: [db]\nhooks:\n  Stop: []\n"
+    agent = GOOD_AGENT.replace("model: inherit\n", "model: inherit\n" + extra)
+    found = findings(tmp_path, "PE606", **{"agents__csv-analyst.md": agent})
+    start = GOOD_AGENT.splitlines().index("model: inherit") + 2
+    assert [(path, line, column) for path, line, column, _, _ in found] == [
+        ("notes-kit/agents/csv-analyst.md", start, 1),
+        ("notes-kit/agents/csv-analyst.md", start + 1, 1),
+        ("notes-kit/agents/csv-analyst.md", start + 2, 1),
+    ]
+    assert [message.split("'")[1] for _, _, _, message, _ in found] == [
+        "permissionMode",
+        "mcpServers",
+        "hooks",
+    ]
+    assert all("Claude Code ignores it there" in message for _, _, _, message, _ in found)
 
 
 def test_a_command_key_of_another_tool_is_reported_and_its_own_fields_pass(

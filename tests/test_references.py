@@ -203,11 +203,27 @@ def test_a_script_a_mentioned_script_uses_is_not_unmentioned(make_skill: MakeSki
     ]
 
 
-def test_an_absolute_link_is_a_dead_cross_ref_with_its_own_fix(make_skill: MakeSkill) -> None:
-    body = HEAD + "See [the notes](/home/me/notes/csv-rules.md) first.\n"
-    [finding] = [f for f in score(make_skill(body)).findings if f.code == "PE202"]
-    assert (finding.line, finding.column) == (6, 5)
-    assert finding.fix == (
-        "Write the path relative to the skill folder and ship the file in it: an absolute "
-        "path names a file on the author's machine."
+def test_an_absolute_link_is_reported_the_same_whether_or_not_it_exists_here(
+    make_skill: MakeSkill, tmp_path: Path
+) -> None:
+    # Never looked up: a report must not tell its reader which files the scoring machine has.
+    here = tmp_path / "present.md"
+    here.write_text("x")
+    body = HEAD + f"See [the notes]({here}) and [the rules](/home/me/notes/csv-rules.md).\n"
+    found = [f for f in score(make_skill(body)).findings if f.code in ("PE202", "PE203")]
+    assert [(f.code, f.line, f.column) for f in found] == [
+        ("PE203", 6, 5),
+        ("PE203", 6, 5 + len(f"[the notes]({here}) and ")),
+    ]
+    assert found[0].message == found[1].message.replace("/home/me/notes/csv-rules.md", str(here))
+    assert "an absolute path" in found[0].message and "never looked up" in found[0].message
+    assert found[0].fix == "Write the path relative to the skill folder and ship the file in it."
+
+
+def test_a_link_climbing_past_the_collection_is_never_looked_up(make_skill: MakeSkill) -> None:
+    body = (
+        HEAD + "See [shadow](../../../../../etc/shadow) and [sibling](../json-export/SKILL.md).\n"
     )
+    found = [f for f in score(make_skill(body)).findings if f.code in ("PE202", "PE203")]
+    assert [(f.code, f.line, f.column) for f in found] == [("PE203", 6, 5), ("PE202", 6, 45)]
+    assert "more than 4 folders up" in found[0].message

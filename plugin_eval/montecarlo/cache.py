@@ -49,6 +49,14 @@ class ResponseCache:
         self.timeout = sqlite_files.BUSY_TIMEOUT if timeout is None else timeout
         self.notes: list[str] = []
         self._db: sqlite3.Connection | None = None
+        linked = sqlite_files.not_followed(path)
+        if linked is not None:
+            self.notes.append(
+                f"response cache {linked} is a symlink or not a regular file: never followed; "
+                "replies are not cached (remove it, or set PLUGIN_EVAL_CACHE_DIR to a real "
+                "folder)"
+            )
+            return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = self._connect()

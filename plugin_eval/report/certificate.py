@@ -23,6 +23,7 @@ from plugin_eval.report.neutral import (
     json_text,
     markdown_code,
     markdown_text,
+    score_text,
     visible,
 )
 from plugin_eval.scoring.composite import whole
@@ -167,7 +168,7 @@ def _fields(cert: Certificate) -> list[tuple[str, str]]:
         ("result", cert.result),
         ("skill", cert.skill.name),
         ("path", cert.skill.path),
-        ("composite", f"{cert.score:.1f}/100, {_interval(cert)}"),
+        ("composite", f"{score_text(cert.score)}/100, {_interval(cert)}"),
         ("badge", cert.badge),
         ("grade", cert.grade),
         ("confidence", cert.confidence_label),

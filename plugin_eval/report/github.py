@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.model import Batch, FindingOut
-from plugin_eval.report.neutral import workflow_data, workflow_property
+from plugin_eval.report.neutral import score_text, workflow_data, workflow_property
 from plugin_eval.report.scored import Scored, badge_text, below_threshold
 
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
@@ -29,7 +29,7 @@ def summary(report: Scored) -> str:
     c = report.composite
     title = workflow_property(f"plugin-eval {report.name}")
     text = (
-        f"{report.name}: {c.score:.1f}/100, {badge_text(c.badge)}, grade {c.grade} "
+        f"{report.name}: {score_text(c.score)}/100, {badge_text(c.badge)}, grade {c.grade} "
         f"({report.depth}, {c.confidence_label}), {len(report.findings)} finding(s) in {report.path}"
     )
     return f"::notice title={title}::{workflow_data(text)}"

@@ -24,6 +24,7 @@ from plugin_eval.report.formats import RenderOptions, Verdict
 from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.model import Batch, Dimension, FindingOut, Report, SummaryRow
 from plugin_eval.report.montecarlo import IntervalOut, UsageOut
+from plugin_eval.report.neutral import score_text
 from plugin_eval.report.scored import (
     Scored,
     badge_text,
@@ -425,7 +426,7 @@ def _heatmap(ranked: Sequence[Scored], anchors: Mapping[str, str]) -> list[str]:
         c = r.composite
         rows.append(
             f'<tr><td><a href="#{anchors[r.path]}">{esc(r.name)}</a></td>'
-            f'<td class="cell num {band(c.score)}">{c.score:.1f}</td>{"".join(cells)}</tr>'
+            f'<td class="cell num {band(c.score)}">{score_text(c.score)}</td>{"".join(cells)}</tr>'
         )
     keys = " ".join(
         f'<span class="key band-{name.lower()}">{name} {rule}</span>'
@@ -487,7 +488,7 @@ def _summary(ranked: Sequence[Scored], anchors: Mapping[str, str]) -> list[str]:
             f'<tr><td class="num">{number}</td>'
             f'<td><a href="#{anchors[r.path]}">{esc(r.name)}</a></td>'
             f"<td>{esc(getattr(r, 'kind', 'skill'))}</td>"
-            f'<td class="num {tone}">{c.score:.1f}</td><td>{_pill(c.badge)}</td>'
+            f'<td class="num {tone}">{score_text(c.score)}</td><td>{_pill(c.badge)}</td>'
             f'<td class="{tone}">{esc(c.grade)}</td><td class="{tone}">{rubric_label(c.score)}</td>'
             f'<td class="num">{_ci(c.ci_lower, c.ci_upper)}</td>'
             f'<td class="num">{n["error"]}</td><td class="num">{n["warning"]}</td>'
@@ -703,7 +704,7 @@ def _report(report: Scored, anchor: str) -> list[str]:
         f"<h3>{esc(report.name)}</h3>",
         f'<div class="path">{esc(report.path)}</div>',
         '<div class="headline">',
-        f'<span class="score {tone}">{c.score:.1f}<small>/100</small></span>{interval}',
+        f'<span class="score {tone}">{score_text(c.score)}<small>/100</small></span>{interval}',
         _pill(c.badge),
         f'<span class="{tone}">grade <strong>{esc(c.grade)}</strong></span>',
         f'<span class="{tone}">{rubric_label(c.score)}</span>',
@@ -978,7 +979,7 @@ def _monte_carlo(report: Report) -> list[str]:
     if c.ci_lower is not None and c.ci_upper is not None:
         judges = " and judges" if any(x.judge is not None for x in report.layers) else ""
         rows.append(
-            f'<tr><td>composite</td><td class="num">{c.score:.1f} '
+            f'<tr><td>composite</td><td class="num">{score_text(c.score)} '
             f"[{c.ci_lower:.1f}–{c.ci_upper:.1f}]</td>"
             f"<td>percentile bootstrap over prompts{judges}</td>"
             f'<td class="num">{mc.bootstrap_resamples}</td></tr>'

@@ -9,7 +9,7 @@ from plugin_eval.compare import delta_text, number_text
 from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.model import Batch, Report
-from plugin_eval.report.neutral import markdown_code, markdown_text
+from plugin_eval.report.neutral import markdown_code, markdown_text, score_text
 from plugin_eval.report.scored import badge_text, below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
@@ -19,7 +19,7 @@ from plugin_eval.scoring.composite import shown_delta, whole
 def render(report: Report, explain: bool = False) -> str:
     c = report.composite
     out = [
-        f"## {markdown_text(report.name, table=False)}: {c.score:.1f}/100{_ci(report)} "
+        f"## {markdown_text(report.name, table=False)}: {score_text(c.score)}/100{_ci(report)} "
         f"({badge_text(c.badge)}, grade {c.grade})",
         "",
         f"{markdown_code(report.path, table=False)} · depth {report.depth} "
@@ -173,7 +173,7 @@ def monte_carlo(report: Report) -> list[str]:
     c = report.composite
     if c.ci_lower is not None and c.ci_upper is not None:
         out.append(
-            f"| composite | {c.score:.1f} [{c.ci_lower:.1f}–{c.ci_upper:.1f}] | "
+            f"| composite | {score_text(c.score)} [{c.ci_lower:.1f}–{c.ci_upper:.1f}] | "
             f"percentile bootstrap over prompts{' and judges' if judge(report) else ''} |"
         )
     out.append("")

@@ -227,3 +227,13 @@ def model_json(model: BaseModel, indent: int | None = None) -> str:
 def html_text(text: str) -> str:
     """A field in HTML element content or a quoted attribute value: visible, then escaped."""
     return html.escape(visible(text), quote=True)
+
+
+def score_text(score: float) -> str:
+    """A score as reports show it: one decimal, or two where one would round it up to a whole
+    number it does not reach (89.99 is '89.99', never a '90.0' beside a missed Gold and A-:
+    the badge, grade and verdict thresholds are whole numbers)."""
+    shown = f"{score:.1f}"
+    if float(shown) > score and float(shown) == int(float(shown)):
+        return f"{score:.2f}"
+    return shown

@@ -21,7 +21,13 @@ from plugin_eval.json_input import JsonInputError
 from plugin_eval.json_input import parse as parse_json
 from plugin_eval.output_files import replacing, write_text
 from plugin_eval.report.model import SummaryRow
-from plugin_eval.report.neutral import json_text, markdown_code, markdown_text, model_json
+from plugin_eval.report.neutral import (
+    json_text,
+    markdown_code,
+    markdown_text,
+    model_json,
+    score_text,
+)
 from plugin_eval.scoring.composite import shown_delta, whole
 from plugin_eval.vocabulary import Kind
 from plugin_eval.walk import read_file
@@ -444,7 +450,7 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
             "|---|---|---:|---|---|",
         ]
         out += [
-            f"| {markdown_text(r.name)} ({markdown_code(r.path)}) | {r.kind} | {r.score or 0.0:.1f} | "
+            f"| {markdown_text(r.name)} ({markdown_code(r.path)}) | {r.kind} | {score_text(r.score or 0.0)} | "
             f"{_weakest(r)} | {_flags(r)} |"
             for r in attention.rows()
         ]
@@ -475,7 +481,7 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
             "|---:|---|---:|---|---|---|---|---|",
         ]
         out += [
-            f"| {i} | {markdown_text(r.name)} | {r.score or 0.0:.1f} | {r.badge} | {r.grade} | "
+            f"| {i} | {markdown_text(r.name)} | {score_text(r.score or 0.0)} | {r.badge} | {r.grade} | "
             f"{_ci(r)} | {_weakest(r)} | {_flags(r)} |"
             for i, r in enumerate(ranked.rows(), 1)
         ]

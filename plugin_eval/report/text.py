@@ -26,7 +26,7 @@ from plugin_eval.report.formats import RenderOptions
 from plugin_eval.report.judge import alpha_text
 from plugin_eval.report.model import Batch, FindingOut, PluginReport, Report, SummaryRow
 from plugin_eval.report.montecarlo import UsageOut
-from plugin_eval.report.neutral import command_free, terminal, visible
+from plugin_eval.report.neutral import command_free, score_text, terminal, visible
 from plugin_eval.report.scored import badge_text, below_threshold, result_block
 from plugin_eval.rules import counts_toward
 from plugin_eval.rules.base import RuleDoc
@@ -172,7 +172,7 @@ def _table_line(row: Sequence[str], widths: Sequence[int]) -> str:
 def render(console: Console, report: Report, explain: bool = False) -> None:
     c = report.composite
     head = (
-        f"[bold]{terminal(report.name)}[/]  [{_score_style(c.score)}]{c.score:.1f}/100[/]"
+        f"[bold]{terminal(report.name)}[/]  [{_score_style(c.score)}]{score_text(c.score)}/100[/]"
         + (
             f" [{c.ci_lower:.1f}–{c.ci_upper:.1f}]"
             if c.ci_lower is not None and c.ci_upper is not None
@@ -198,7 +198,7 @@ def render(console: Console, report: Report, explain: bool = False) -> None:
         )
     if isinstance(report, PluginReport):
         skills = ", ".join(
-            f"{terminal(s.name)} {s.composite.score:.1f}"
+            f"{terminal(s.name)} {score_text(s.composite.score)}"
             for s in sorted(report.skills, key=lambda s: s.composite.score)
         )
         parts = ", ".join(f"{p.kind} {terminal(p.name)}" for p in report.parts)

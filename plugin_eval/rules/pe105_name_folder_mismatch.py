@@ -11,6 +11,7 @@ from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
 from plugin_eval.rules.pe104_invalid_name import name_problems, slug
+from plugin_eval.rules.pe112_reserved_word import RESERVED
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -29,12 +30,27 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
 
 
 def _fix(name: str, folder: str) -> str:
-    """Make them one, to a name the specification allows (PE104 says what is wrong)."""
-    if not name_problems(name):
+    """Make them one, to a name the specification allows (PE104 says what is wrong) that
+    holds no reserved word (PE112)."""
+    name_ok, folder_ok = _usable(name), _usable(folder)
+    if name_ok and folder_ok:
         return f"Rename the folder to '{name}' or set 'name: {folder}'."
-    if not name_problems(folder):
-        return f"Set 'name: {folder}' ('{name}' is not a valid name, PE104)."
-    return f"Give the folder and 'name' one valid name, e.g. '{slug(name)}'."
+    if name_ok:
+        return f"Rename the folder to '{name}' ('{folder}' {_why(folder)})."
+    if folder_ok:
+        return f"Set 'name: {folder}' ('{name}' {_why(name)})."
+    example = "-".join(w for w in RESERVED.sub("", slug(name)).split("-") if w) or "csv-tools"
+    reserved = RESERVED.search(name) or RESERVED.search(folder)
+    without = " without 'claude' or 'anthropic'" if reserved else ""
+    return f"Give the folder and 'name' one valid name{without}, e.g. '{example}'."
+
+
+def _usable(name: str) -> bool:
+    return not name_problems(name) and RESERVED.search(name) is None
+
+
+def _why(name: str) -> str:
+    return "is not a valid name, PE104" if name_problems(name) else "holds a reserved word, PE112"
 
 
 RULE = Rule(

@@ -72,8 +72,23 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 ),
                 info.line,
                 info.column,
-                fix=f"Write '{key}' as {expected}.",
+                fix=_fix(key, value, expected),
             )
+
+
+def _fix(key: str, value: Any, expected: str) -> str:
+    """Write the field as expected; in metadata, quote the value that is not a string."""
+    if key == "metadata" and isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str) and not isinstance(v, (str, dict, list)) and v is not None:
+                shown = str(v).lower() if isinstance(v, bool) else str(v)
+                return f'Quote the value so that YAML reads it as text: {k}: "{shown}".'
+            if not isinstance(k, str) or not isinstance(v, str):
+                return (
+                    f"Make metadata '{k}' a string key with a string value (metadata holds no "
+                    "lists, mappings or empty values)."
+                )
+    return f"Write '{key}' as {expected}."
 
 
 def _describe(value: Any) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from plugin_eval import regexes
@@ -33,14 +34,30 @@ SECOND_PERSON = regexes.compile(
 )
 
 
+# "Use when: build a tool, scratch my itch." or "Triggers: …": a list of what users say, to
+# the end of its sentence.
+PHRASE_LIST = regexes.compile(
+    r"(?i:\b(?:use (?:it |this skill )?(?:when|for|on)|triggers?(?: on| phrases?| words?)?"
+    r"|trigger (?:phrases|words)|keywords?|when the user says|e\.g\.)\s*:)[^.!?\n]*"
+)
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     value = doc.description
     if not value:
         return
     # Text that holds no quote mark has no quotation to blank out.
     quoted = any(mark in value for mark in needed(QUOTED))
-    own = QUOTED.sub(lambda m: " " * len(m.group(0)), value) if quoted else value
-    match = led(FIRST_PERSON).search(own) or SECOND_PERSON.search(own)
+    own = QUOTED.sub(_blank, value) if quoted else value
+    # A list of what users say, after "Use when:" or "Triggers:", is theirs, quoted or not.
+    if ":" in own:
+        own = PHRASE_LIST.sub(_blank, own)
+    found = [m for m in (led(FIRST_PERSON).search(own), SECOND_PERSON.search(own)) if m]
+    match = min(found, key=lambda m: m.start()) if found else None
     if match:
         line, column = field_location(doc, "description")
         yield RULE.finding(

@@ -19,16 +19,10 @@ BODY = (
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for ref in facts.references:
         if ref.status is RefStatus.OUTSIDE_MISSING:
-            # An absolute path names a file on the author's machine, not a sibling skill.
-            absolute = ref.target.startswith("/")
             yield RULE.finding(
                 f"link '{ref.target}' leaves the skill folder and its target does not exist",
                 ref.line,
                 ref.column,
-                "Write the path relative to the skill folder and ship the file in it: an "
-                "absolute path names a file on the author's machine."
-                if absolute
-                else None,
             )
 
 
@@ -53,6 +47,7 @@ RULE = Rule(
     ),
     source="PluginEval anti-patterns",
     limits="Only the existence of the target is checked, never its content: a link to the wrong "
-    "sibling skill that exists passes.",
+    "sibling skill that exists passes. An absolute path, or one more than 4 folders up, is "
+    "never looked up; PE203 reports it.",
     check=check,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from plugin_eval.analysis import Facts, RefStatus
+from plugin_eval.analysis import MAX_CLIMB, Facts, RefStatus
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
@@ -20,6 +20,19 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 "installed on its own (not followed)",
                 ref.line,
                 ref.column,
+            )
+        elif ref.status is RefStatus.AWAY:
+            where = (
+                "an absolute path"
+                if not ref.path.startswith("..")
+                else f"more than {MAX_CLIMB} folders up"
+            )
+            yield RULE.finding(
+                f"link '{ref.target}' leaves the skill folder for a file on the machine it is "
+                f"read on ({where}); it breaks when the skill is installed (never looked up)",
+                ref.line,
+                ref.column,
+                fix="Write the path relative to the skill folder and ship the file in it.",
             )
         elif ref.status is RefStatus.SYMLINK:
             yield RULE.finding(
@@ -51,7 +64,9 @@ RULE = Rule(
     good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n\nUse snake_case.\n"}),
     source="Agent Skills specification (file references)",
     limits="Every existing target outside the folder is reported, even a sibling that is always "
-    "installed with the skill (a shared file in the same plugin).",
+    "installed with the skill (a shared file in the same plugin). An absolute path, or one more "
+    "than 4 folders up, is reported whether or not it exists, and never looked up: whether a "
+    "file exists on the machine that scores a skill is not the skill's to learn.",
     links=(sources.SPEC,),
     check=check,
 )

@@ -67,6 +67,54 @@ def matches(text: str) -> Iterator[re.Match[str]]:
                 break
 
 
+# Words just before a phrase that turn it into what not to do ("Don't use WebFetch", "never
+# call Bash"), and headers of a table column that holds what not to do ("| Don't | Do |").
+_NEGATED = regexes.compile(
+    r"(?:\bdon['\u2019]t|\bdo\s+not|\bnever|\bavoid|\binstead\s+of|\brather\s+than|\bnot"
+    r"|\u274c|\u2717|\u2718)[\s:*_]*\Z",
+    re.IGNORECASE,
+)
+_NEGATIVE_HEADER = regexes.compile(
+    r"^\W*(?:don['\u2019]t|do\s+not|never|avoid|bad|wrong|incorrect|anti-?patterns?|"
+    r"instead\s+of|not\s+this|\u274c|\u2717|\u2718)",
+    re.IGNORECASE,
+)
+
+
+def _not_to_do(doc: SkillDocument) -> dict[int, list[str]]:
+    """The table cells, by line, in a column whose header says what not to do."""
+    cells: dict[int, list[str]] = {}
+    header: list[str] = []
+    header_line = -1
+    row_line = -1
+    column = 0
+    previous: int | None = None
+    for prose in doc.prose:
+        if prose.block != "table":
+            previous = None
+            continue
+        if previous is None or (prose.line > previous + 2 and prose.line != row_line):
+            # A new table: its first row is the header (the next line is its delimiter row).
+            header, header_line = [], prose.line
+        if prose.line != row_line:
+            row_line, column = prose.line, 0
+        if prose.line == header_line:
+            header.append(prose.text)
+        elif column < len(header) and _NEGATIVE_HEADER.search(header[column]):
+            cells.setdefault(prose.line, []).append(prose.text)
+        column += 1
+        previous = prose.line
+    return cells
+
+
+def _negated(match: re.Match[str], text: str, cells: list[str] | None) -> bool:
+    """Whether the phrase says what not to do: a negation just before it, or a cell of a
+    column headed "Don't" (and no other cell of its line holds it)."""
+    if _NEGATED.search(text, max(0, match.start() - 24), match.start()) is not None:
+        return True
+    return bool(cells) and any(match.group(0) in cell for cell in cells or ())
+
+
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     # As PE402: a skill whose description names Claude Code is written for it, and a line
     # that names the harness states a fact about it; neither assumes every harness has the tool.
@@ -76,10 +124,15 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     columns = Columns(doc.line_text)
     # Each line read once, however many phrases it holds (one line may hold them all).
     names_harness: dict[int, bool] = {}
+    not_to_do: dict[int, list[str]] | None = None
     for match in matches(text):
         if modifies_next(match, text):
             continue
         line = facts.prose_line(match.start())
+        if not_to_do is None:
+            not_to_do = _not_to_do(doc)
+        if _negated(match, text, not_to_do.get(line)):
+            continue
         if line not in names_harness:
             names_harness[line] = CLAUDE_CODE.search(doc.line_text(line)) is not None
         if names_harness[line]:

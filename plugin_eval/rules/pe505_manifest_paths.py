@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.plugin import PluginDocument
+from plugin_eval.plugin import CODEX_MANIFEST, PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
@@ -37,6 +37,19 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 if path.startswith("../") or path == ".." or raw.startswith("/"):
                     problem = "leaves the plugin folder"
                 elif path in files or plugin.listing.has_dir(path) or path == ".":
+                    if raw.startswith("./") or manifest.path == CODEX_MANIFEST:
+                        continue
+                    # There, but written as Claude Code's reference says a path must not be.
+                    line, column = manifest.position_of(key)
+                    yield RULE.finding(
+                        f"'{key}' path '{raw}' does not start with './', which Claude Code's "
+                        "plugins reference says every path in the manifest must",
+                        line,
+                        column,
+                        path=manifest.path,
+                        fix=f"Write it as './{path}'.",
+                        severity=Severity.WARNING,
+                    )
                     continue
                 elif not plugin.listing.complete and kind_within(plugin.folder, path):
                     continue  # past the listing's cap: looked up on disk, never opened
@@ -70,7 +83,9 @@ RULE = PluginRule(
     severity=Severity.ERROR,
     subscore="ecosystem_coherence",
     summary="Every path the manifest names (`commands`, `agents`, `skills`, `hooks`, "
-    "`mcpServers`, …) exists inside the plugin folder. Paths are checked, never opened.",
+    "`mcpServers`, …) exists inside the plugin folder, and is written from the plugin root "
+    "with a leading `./` (a warning when it is not; a Codex manifest is not held to it). Paths "
+    "are checked, never opened.",
     why="A missing path silently drops the components it should load; a path outside the "
     "plugin is not there once the plugin is installed.",
     fix="Correct the path (relative to the plugin root, starting with './') or add the file.",

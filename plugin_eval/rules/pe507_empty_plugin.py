@@ -18,6 +18,21 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
     if plugin.passed_over:
         passed = f"; {len(plugin.passed_over):,} part(s) were not read (PE012)"
     manifest = plugin.manifests[0].path if plugin.manifests else ".claude-plugin/plugin.json"
+    unscored = _unscored(plugin)
+    if unscored:
+        # Claude Code loads these: the plugin does something, only nothing plugin-eval scores.
+        yield RULE.finding(
+            f"the plugin holds only {' and '.join(unscored)}, which plugin-eval does not score"
+            f"{passed}: it has no score (its composite is 0 and no badge)",
+            1,
+            None,
+            fix="Nothing to fix for Claude Code. Add a skill (skills/NAME/SKILL.md) that tells "
+            "the model when to use the servers if it should, or leave the plugin out of "
+            "rankings by score.",
+            path=manifest,
+            severity=Severity.INFO,
+        )
+        return
     yield RULE.finding(
         f"the plugin holds no skill (skills/NAME/SKILL.md), agent (agents/*.md) or command "
         f"(commands/*.md) to score{passed}: it has nothing to measure and no score",
@@ -25,6 +40,25 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         None,
         path=manifest,
     )
+
+
+# Parts Claude Code loads that plugin-eval does not score: (what they are, default files,
+# manifest key).
+UNSCORED = (
+    ("MCP servers", ".mcp.json", "mcpServers"),
+    ("LSP servers", ".lsp.json", "lspServers"),
+    ("output styles", None, "outputStyles"),
+)
+
+
+def _unscored(plugin: PluginDocument) -> list[str]:
+    """What the plugin holds that Claude Code loads and plugin-eval does not score."""
+    found = []
+    for what, default, key in UNSCORED:
+        named = any(m.data and m.data.get(key) for m in plugin.manifests)
+        if named or (default is not None and default in plugin.listing.files):
+            found.append(f"{what} ({default or key})" if not named else f"{what} ('{key}')")
+    return found
 
 
 RULE = PluginRule(
@@ -48,8 +82,9 @@ RULE = PluginRule(
     good=Example(good_plugin(), "csv-tools"),
     source="plugin-eval; Claude Code plugins reference",
     limits="Parts passed over (a symlink, a FIFO: PE012) do not count: a plugin whose only "
-    "skill is a symlink is empty. Hooks, MCP servers and output styles are not scored, so a "
-    "plugin of hooks alone is reported too.",
+    "skill is a symlink is empty. A plugin of hooks is scored by its hooks. MCP servers, LSP "
+    "servers and output styles are loaded by Claude Code but not scored: a plugin of only "
+    "those gets an info finding instead of the error, and still no score.",
     links=(sources.CLAUDE_PLUGINS,),
     check=check,
 )

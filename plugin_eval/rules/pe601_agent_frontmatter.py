@@ -19,12 +19,16 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 problem.message, problem.line, problem.column, problem.fix, path=agent.path
             )
         if not problems and not isinstance(agent.meta.get("name"), str):
+            # Claude Code's plugins reference shows a plugin agent with no name: it is named
+            # after its file. The subagents page asks for one, so say it, as a note.
             yield RULE.finding(
-                "agent has no 'name' in its frontmatter",
+                f"agent has no 'name' in its frontmatter: Claude Code names a plugin agent "
+                f"after its file ('{agent.stem}'), but its subagents page asks for one",
                 1,
                 1,
-                fix=f"Add 'name: {agent.stem}'.",
+                fix=f"Add 'name: {agent.stem}' to make the name explicit.",
                 path=agent.path,
+                severity=Severity.INFO,
             )
 
 
@@ -34,7 +38,9 @@ RULE = PluginRule(
     name="agent-frontmatter",
     severity=Severity.ERROR,
     subscore="frontmatter_quality",
-    summary="Each `agents/*.md` starts with valid YAML frontmatter that has a `name`.",
+    summary="Each `agents/*.md` starts with valid YAML frontmatter (an error without it), "
+    "with a `name` (an info note without it: Claude Code then names the agent after its file, "
+    "as its plugins reference shows).",
     why="Claude Code registers a subagent from its frontmatter; without it the agent is never "
     "offered.",
     fix="Add frontmatter: name, description, tools, model.",
@@ -45,8 +51,8 @@ RULE = PluginRule(
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code subagents documentation",
-    limits="Only readable frontmatter and a string `name` are required; the other fields are "
-    "PE602–PE604's.",
+    limits="Only readable frontmatter is required, and a string `name` is asked for; the other "
+    "fields are PE602–PE604's.",
     links=(sources.CLAUDE_AGENTS,),
     check=check,
 )

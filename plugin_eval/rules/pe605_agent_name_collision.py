@@ -31,7 +31,9 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         name = agent.meta.get("name")
         if isinstance(name, str) and name.strip().lower() in BUILT_IN:
             yield RULE.finding(
-                f"agent name '{name}' collides with a built-in role",
+                f"agent name '{name}' is a built-in role's name: Claude Code keeps a plugin's "
+                "agents apart by the plugin's name, but the model choosing by name is left to "
+                "tell the two apart",
                 agent.line_of("name"),
                 1,
                 path=agent.path,
@@ -42,12 +44,14 @@ RULE = PluginRule(
     code="PE605",
     flag="AGENT_NAME_COLLISION",
     name="agent-name-collision",
-    severity=Severity.ERROR,
+    severity=Severity.WARNING,
     subscore="orchestration_wiring",
     summary="No agent is named like a built-in role: `default`, `worker`, `explorer` (Codex), "
     "`general-purpose`, `Explore`, `Plan` (Claude Code).",
-    why="A colliding name either shadows the built-in role for every task or is ignored; either "
-    "way delegation goes to the wrong agent.",
+    why="Claude Code names a plugin's agents after the plugin, so the built-in role is not "
+    "replaced; but an agent listed as 'worker' or 'general-purpose' beside the built-in one "
+    "invites delegation to the wrong agent, and a harness that reads agents without a plugin "
+    "namespace may let one shadow the other.",
     fix="Give the agent a specific name ('csv-analyst', not 'worker').",
     bad=Example(
         good_plugin(

@@ -33,8 +33,28 @@ AGENT_FIELDS = frozenset(
 )
 
 
+# Subagent fields Claude Code does not honour in an agent a plugin ships ("for security
+# reasons", its plugins reference): the agent runs as if they were not there.
+NOT_FOR_PLUGINS = ("hooks", "mcpServers", "permissionMode")
+
+
 def check(plugin: PluginDocument) -> Iterator[Finding]:
-    return unknown_part_fields(RULE, plugin.agents, AGENT_FIELDS, "body")
+    yield from unknown_part_fields(RULE, plugin.agents, AGENT_FIELDS, "body")
+    for agent in plugin.agents:
+        if agent.file.problems:
+            continue
+        for key in NOT_FOR_PLUGINS:
+            field = agent.file.fields.get(key)
+            if field is not None:
+                yield RULE.finding(
+                    f"'{key}' is not supported in an agent a plugin ships: Claude Code ignores "
+                    "it there, for security reasons, so the agent runs without it",
+                    field.line,
+                    field.column,
+                    fix=f"Delete '{key}' from the agent; set it in the user's or project's own "
+                    "settings if it is needed, and say so in the plugin's README.",
+                    path=agent.path,
+                )
 
 
 RULE = PluginRule(
@@ -64,7 +84,9 @@ RULE = PluginRule(
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code subagents documentation",
     limits="It knows the fields Claude Code documents for subagents; a field a newer release "
-    "adds is reported until this list has it.",
+    "adds is reported until this list has it. `hooks`, `mcpServers` and `permissionMode` are "
+    "subagent fields, but Claude Code ignores them in a plugin's agents, and every agent "
+    "plugin-eval reads is a plugin's: they are reported too, with that reason.",
     links=(sources.CLAUDE_AGENTS,),
     check=check,
 )

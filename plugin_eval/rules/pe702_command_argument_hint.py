@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from plugin_eval import regexes
+from plugin_eval import budgets, markdown_parser, regexes
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
 from plugin_eval.rules import sources
@@ -27,15 +27,49 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             continue
         line = command.file.body_start + body.count("\n", 0, match.start())
         column = match.start() - (body.rfind("\n", 0, match.start()) + 1) + 1
-        used = sorted({m.group() for m in ARGUMENT.finditer(body)}, key=_order)
+        matches = list(ARGUMENT.finditer(body))
+        used = sorted({m.group() for m in matches}, key=_order)
+        fix = (
+            f"Add an 'argument-hint' that names what {_listed(used)} stand"
+            f"{'s' if len(used) == 1 else ''} for{_example(used)}."
+        )
+        code = _code_lines(body)
+        if all(m.group().startswith("$") and m.group()[1:].isdigit() for m in matches) and all(
+            body.count("\n", 0, m.start()) in code for m in matches
+        ):
+            # Only $N, and only in code: awk's $1 or a shell function's are code's own, but
+            # Claude Code replaces them all the same.
+            yield RULE.finding(
+                f"command /{command.stem} has {match.group(0)} in a code block and no "
+                f"'argument-hint': Claude Code replaces {_listed(used)} with the command's "
+                "arguments there too, whether they are meant as arguments or belong to the code "
+                "(an awk field, a shell function's parameter)",
+                line,
+                column,
+                path=command.path,
+                fix=f"If they are arguments: {fix[0].lower()}{fix[1:]} If they belong to the "
+                "code: move the code into a script the command runs, where nothing replaces "
+                "them.",
+            )
+            continue
         yield RULE.finding(
             f"command /{command.stem} uses {match.group(0)} but has no 'argument-hint'",
             line,
             column,
             path=command.path,
-            fix=f"Add an 'argument-hint' that names what {_listed(used)} stand"
-            f"{'s' if len(used) == 1 else ''} for{_example(used)}.",
+            fix=fix,
         )
+
+
+def _code_lines(body: str) -> set[int]:
+    """The 0-based lines of ``body`` inside fenced or indented code blocks."""
+    lines = body.split("\n")
+    tokens, _ = markdown_parser.parse_capped(lines, {}, budgets.TABLE_CELLS)
+    inside: set[int] = set()
+    for token in tokens:
+        if token.type in ("fence", "code_block") and token.map:
+            inside.update(range(token.map[0], token.map[1]))
+    return inside
 
 
 def _order(token: str) -> tuple[int, str]:

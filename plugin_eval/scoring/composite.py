@@ -93,7 +93,8 @@ PASS_PRESETS: dict[str, float] = {"elite": 85.0, "industry": 65.0}
 
 def penalty(anti_pattern_count: float) -> float:
     """max(0.5, 1 − 0.05 × count); a plugin passes its mean count per skill."""
-    return max(0.5, 1.0 - 0.05 * anti_pattern_count)
+    # Rounded: 1 − 0.05 × 7 is 0.6499999999999999 in floating point, and the report shows it.
+    return round(max(0.5, 1.0 - 0.05 * anti_pattern_count), 6)
 
 
 def badge(score: float) -> str:

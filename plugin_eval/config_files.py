@@ -1,0 +1,59 @@
+"""Where configuration files are, and which folders they are never read from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+CONFIG_FILES = (".plugin-eval.toml", "pyproject.toml")
+
+
+# What makes a folder one that is scored: a skill's file or a plugin's manifest.
+ITEM_FILES = ("SKILL.md", ".claude-plugin/plugin.json", ".codex-plugin/plugin.json")
+
+
+def is_item_folder(folder: Path) -> bool:
+    """Whether ``folder`` is a skill or a plugin (which config files are never read from)."""
+    return any(is_file(folder / name) for name in ITEM_FILES)
+
+
+def config_in(folder: Path) -> Path | None:
+    """The config file with plugin-eval settings directly in ``folder``, if any."""
+    for name in CONFIG_FILES:
+        candidate = folder / name
+        if is_file(candidate) and (name != "pyproject.toml" or _has_section(candidate)):
+            return candidate
+    return None
+
+
+def is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False where it cannot be looked at (a folder on the way
+    that cannot be entered): the search goes on above it, as if nothing were there."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _has_section(pyproject: Path) -> bool:
+    import tomllib  # imported on use: a run that finds no configuration file never loads it
+
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    try:
+        tool = tomllib.loads(text).get("tool", {})
+    except tomllib.TOMLDecodeError:
+        # Broken TOML that names the table is the user's configuration, and its error is
+        # said when it is loaded; a broken file that does not is someone else's.
+        return "tool.plugin-eval" in text
+    return isinstance(tool, dict) and "plugin-eval" in tool
+
+
+def unread_config(path: Path | str) -> str:
+    """The note for a config file inside a skill or plugin folder that is scored."""
+    shown = path.as_posix() if isinstance(path, Path) else path
+    return (
+        f"{shown}: configuration inside a folder that is scored is never read (what is scored "
+        "does not choose its rules); put it above the folder, or pass --config"
+    )

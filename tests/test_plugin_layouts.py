@@ -1,0 +1,218 @@
+"""Plugin layouts Claude Code documents and loads, read as it reads them: commands in
+namespace folders, parts at the paths the manifest names, a manifest's own skills folder, a
+plugin of MCP servers only, a marketplace's `metadata.pluginRoot`; and the forms it does not
+load, reported where they are written (a part folder inside `.claude-plugin/`, a manifest
+path without `./`, an agent field a plugin agent cannot use)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from plugin_eval.config import Config
+from plugin_eval.discovery import discover
+from plugin_eval.plugin import parse_plugin, top_level_key
+from plugin_eval.plugin_score import score_plugin
+from plugin_eval.rules.plugin_base import GOOD_AGENT, GOOD_COMMAND, GOOD_MANIFEST, GOOD_SKILL
+from tests.conftest import write_files
+
+MANIFEST = ".claude-plugin/plugin.json"
+
+
+def manifest(**extra: object) -> str:
+    data = json.loads(GOOD_MANIFEST)
+    data.update(extra)
+    return json.dumps(data, indent=2) + "\n"
+
+
+def found(folder: Path, code: str) -> list[tuple[str, int | None, int | None, str]]:
+    return [
+        (f.path, f.line, f.column, f.message)
+        for f in score_plugin(folder, Config(), "kit").findings
+        if f.code == code
+    ]
+
+
+def test_commands_in_namespace_folders_are_scored_and_the_plugin_is_not_empty(
+    tmp_path: Path,
+) -> None:
+    write_files(
+        tmp_path,
+        {
+            MANIFEST: GOOD_MANIFEST,
+            "commands/git/sync.md": GOOD_COMMAND,
+            "commands/git/deep/tag.md": "Tag the release.\n",
+        },
+    )
+    plugin = parse_plugin(tmp_path)
+    assert [c.path for c in plugin.commands] == ["commands/git/sync.md", "commands/git/deep/tag.md"]
+    assert found(tmp_path, "PE507") == []
+    # The nested command without frontmatter is linted like any other (PE701, its own file).
+    assert [(p, line) for p, line, _, _ in found(tmp_path, "PE701")] == [
+        ("kit/commands/git/deep/tag.md", 1)
+    ]
+
+
+def test_agents_and_commands_at_manifest_paths_add_to_the_default_folders(
+    tmp_path: Path,
+) -> None:
+    write_files(
+        tmp_path,
+        {
+            MANIFEST: manifest(agents=["./specialists/reviewer.md"], commands="./custom/"),
+            "specialists/reviewer.md": GOOD_AGENT.replace("model: inherit", "model: worker"),
+            "custom/clean.md": GOOD_COMMAND,
+            "commands/csv-clean.md": GOOD_COMMAND,
+        },
+    )
+    plugin = parse_plugin(tmp_path)
+    assert [a.path for a in plugin.agents] == ["specialists/reviewer.md"]
+    assert [c.path for c in plugin.commands] == ["commands/csv-clean.md", "custom/clean.md"]
+    # The agent at the manifest's path is linted: its model is not one Claude Code accepts.
+    assert [(p, line, col) for p, line, col, _ in found(tmp_path, "PE604")] == [
+        ("kit/specialists/reviewer.md", 5, 1)
+    ]
+
+
+def test_a_skills_folder_the_manifest_names_holds_the_plugins_skills_not_loose_ones(
+    tmp_path: Path,
+) -> None:
+    plugin_dir = tmp_path / "kit"
+    write_files(
+        plugin_dir,
+        {
+            MANIFEST: manifest(skills="./extra-skills/"),
+            "extra-skills/csv-clean/SKILL.md": GOOD_SKILL,
+            "skills/csv-clean/SKILL.md": GOOD_SKILL,
+        },
+    )
+    plugin = parse_plugin(plugin_dir)
+    assert sorted(p.relative_to(plugin_dir).as_posix() for p in plugin.skills) == [
+        "extra-skills/csv-clean",
+        "skills/csv-clean",
+    ]
+    items = discover(tmp_path).items
+    assert [(i.kind.value, i.rel) for i in items] == [("plugin", "kit")]
+
+
+def test_a_plugin_of_mcp_servers_only_is_told_so_in_a_note_not_an_error(tmp_path: Path) -> None:
+    servers = {"mcpServers": {"db": {"command": "npx", "args": ["@company/db-mcp"]}}}
+    write_files(tmp_path, {MANIFEST: GOOD_MANIFEST, ".mcp.json": json.dumps(servers)})
+    [finding] = [f for f in score_plugin(tmp_path, Config(), "kit").findings if f.code == "PE507"]
+    assert (finding.path, finding.line, finding.column) == ("kit/" + MANIFEST, 1, None)
+    assert finding.severity.value == "info"
+    assert finding.message.startswith("the plugin holds only MCP servers (.mcp.json)")
+
+
+def test_an_empty_plugin_is_still_an_error(tmp_path: Path) -> None:
+    write_files(tmp_path, {MANIFEST: GOOD_MANIFEST})
+    [finding] = [f for f in score_plugin(tmp_path, Config(), "kit").findings if f.code == "PE507"]
+    assert finding.severity.value == "error"
+
+
+def test_a_part_folder_inside_the_manifest_folder_is_reported_once_with_its_count(
+    tmp_path: Path,
+) -> None:
+    write_files(
+        tmp_path,
+        {
+            MANIFEST: GOOD_MANIFEST,
+            ".claude-plugin/commands/a.md": GOOD_COMMAND,
+            ".claude-plugin/commands/b.md": GOOD_COMMAND,
+            "skills/csv-clean/SKILL.md": GOOD_SKILL,
+        },
+    )
+    assert found(tmp_path, "PE508") == [
+        (
+            "kit/.claude-plugin/commands/",
+            None,
+            None,
+            "'.claude-plugin/commands/' holds 2 file(s), but Claude Code reads commands/ from "
+            "the plugin's root, never from .claude-plugin/: none of them is loaded",
+        )
+    ]
+
+
+def test_a_manifest_path_without_a_leading_dot_slash_is_a_warning_at_its_key(
+    tmp_path: Path,
+) -> None:
+    write_files(
+        tmp_path,
+        {
+            MANIFEST: manifest(commands="custom/clean.md"),
+            "custom/clean.md": GOOD_COMMAND,
+        },
+    )
+    [(path, line, column, message)] = found(tmp_path, "PE505")
+    assert (path, line, column) == ("kit/" + MANIFEST, 8, 3)
+    assert message.startswith("'commands' path 'custom/clean.md' does not start with './'")
+
+
+def test_a_top_level_key_is_placed_at_itself_not_at_a_nested_key_of_that_name(
+    tmp_path: Path,
+) -> None:
+    text = (
+        '{\n  "userConfig": {"commands": {"description": "decoy"}},\n'
+        '  "name": "kit",\n  "description": "",\n  "commands": "./missing.md"\n}\n'
+    )
+    assert top_level_key(text, "commands") == text.index('"commands": "./')
+    write_files(tmp_path, {MANIFEST: text, "skills/csv-clean/SKILL.md": GOOD_SKILL})
+    assert [(line, column) for _, line, column, _ in found(tmp_path, "PE505")] == [(5, 3)]
+    assert [line for _, line, _, m in found(tmp_path, "PE502") if "description" in m] == [4]
+
+
+def test_an_agent_without_a_name_is_a_note_naming_the_file_it_is_named_after(
+    tmp_path: Path,
+) -> None:
+    # The agent of Claude Code's own plugins reference: a description, no name.
+    agent = "---\ndescription: What this agent specializes in\n---\n\nBody.\n"
+    write_files(tmp_path, {MANIFEST: GOOD_MANIFEST, "agents/doc-example.md": agent})
+    [finding] = [f for f in score_plugin(tmp_path, Config(), "kit").findings if f.code == "PE601"]
+    assert (finding.path, finding.line, finding.column) == ("kit/agents/doc-example.md", 1, 1)
+    assert finding.severity.value == "info"
+    assert "names a plugin agent after its file ('doc-example')" in finding.message
+
+
+def test_a_built_in_role_name_is_a_warning_not_an_error(tmp_path: Path) -> None:
+    agent = GOOD_AGENT.replace("name: csv-analyst", "name: worker")
+    write_files(tmp_path, {MANIFEST: GOOD_MANIFEST, "agents/worker.md": agent})
+    [finding] = [f for f in score_plugin(tmp_path, Config(), "kit").findings if f.code == "PE605"]
+    assert (finding.path, finding.line, finding.severity.value) == (
+        "kit/agents/worker.md",
+        2,
+        "warning",
+    )
+
+
+def test_positional_arguments_only_in_code_say_claude_code_replaces_them_there(
+    tmp_path: Path,
+) -> None:
+    command = "---\ndescription: Print the first column\n---\n\n```bash\nawk '{print $1}' f\n```\n"
+    write_files(tmp_path, {MANIFEST: GOOD_MANIFEST, "commands/col.md": command})
+    [(path, line, column, message)] = found(tmp_path, "PE702")
+    assert (path, line, column) == ("kit/commands/col.md", 6, 13)
+    assert message.startswith("command /col has $1 in a code block and no 'argument-hint'")
+
+
+def test_a_marketplace_plugin_root_is_put_before_a_bare_source(tmp_path: Path) -> None:
+    market = {
+        "name": "tools",
+        "owner": {"name": "Team"},
+        "metadata": {"pluginRoot": "./plugins"},
+        "plugins": [
+            {"name": "formatter", "source": "formatter", "strict": False},
+            {"name": "linter", "source": "./plugins/linter"},
+        ],
+    }
+    write_files(
+        tmp_path,
+        {
+            ".claude-plugin/marketplace.json": json.dumps(market, indent=2),
+            "plugins/formatter/commands/format.md": GOOD_COMMAND,
+            "plugins/linter/" + MANIFEST: GOOD_MANIFEST,
+            "plugins/linter/commands/lint.md": GOOD_COMMAND,
+        },
+    )
+    found_items = discover(tmp_path)
+    assert sorted(i.rel for i in found_items.items) == ["plugins/formatter", "plugins/linter"]
+    assert not any("not a folder under the root" in n for n in found_items.notes)

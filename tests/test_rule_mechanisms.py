@@ -1,0 +1,121 @@
+"""Mechanisms behind findings that read wrong on published skills, each in a small skill of
+its own: a file named inside a longer path, a tool named in what not to do, a user's phrase
+after "Use when:", a metadata value YAML reads as a date, a fix that would break another
+rule, a description cut at a length limit, a suppression comment with no space before its
+`-->`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plugin_eval.findings import Finding
+from plugin_eval.rules.pe105_name_folder_mismatch import _fix as name_fix
+from tests.conftest import MakeSkill, frontmatter, score, write_files
+
+DESCRIPTION = "Keeps a plan in files. Use when starting a long task, or recording findings."
+
+
+def of(findings: tuple[Finding, ...], code: str) -> list[tuple[str, int | None, int | None]]:
+    return [(f.path.rsplit("/", 1)[-1], f.line, f.column) for f in findings if f.code == code]
+
+
+def test_a_file_name_inside_a_longer_path_does_not_name_the_skills_file(tmp_path: Path) -> None:
+    # `docs/README.md` is the user's; the skill's README.md, which links on, is not named.
+    write_files(
+        tmp_path / "planner",
+        {
+            "SKILL.md": frontmatter(DESCRIPTION, name="planner")
+            + "# Planner\n\nRead the user's `docs/README.md` first.\n",
+            "README.md": "# Planner\n\nUpdate [the log](CHANGELOG.md) when done.\n",
+            "CHANGELOG.md": "# Log\n",
+        },
+    )
+    assert of(score(tmp_path / "planner").findings, "PE207") == []
+
+
+def test_a_script_named_through_the_skill_folder_is_mentioned(tmp_path: Path) -> None:
+    body = (
+        "# Pusher\n\n```bash\nbash ~/.claude/skills/pusher/scripts/push.sh\n"
+        "python ${CLAUDE_SKILL_DIR}/scripts/check.py\n```\n"
+    )
+    write_files(
+        tmp_path / "pusher",
+        {
+            "SKILL.md": frontmatter(DESCRIPTION, name="pusher") + body,
+            "scripts/push.sh": "echo push\n",
+            "scripts/check.py": "print('ok')\n",
+            "scripts/other.py": "print('unused')\n",
+        },
+    )
+    unmentioned = [f.message for f in score(tmp_path / "pusher").findings if f.code == "PE208"]
+    assert [m.split("'")[1] for m in unmentioned] == ["scripts/other.py"]
+
+
+def test_a_tool_in_a_dont_column_or_after_a_negation_is_not_an_instruction(
+    make_skill: MakeSkill,
+) -> None:
+    body = (
+        "# Planning\n\n| Do | Don't |\n|----|-------|\n"
+        "| Create task_plan.md | Use TodoWrite for persistence |\n"
+        "| Use WebFetch to load the page | Guess |\n\n"
+        "Don't use WebFetch for local files. Use WebFetch to load the docs.\n"
+    )
+    found = of(score(make_skill(frontmatter(DESCRIPTION) + body)).findings, "PE403")
+    assert found == [("SKILL.md", 14, 3), ("SKILL.md", 16, 37)]
+
+
+def test_my_in_a_list_of_what_users_say_is_theirs(make_skill: MakeSkill) -> None:
+    description = "Builds small command-line tools. Use when: build a tool, scratch my itch."
+    assert (
+        of(score(make_skill(frontmatter(description) + "# T\n\nSteps.\n")).findings, "PE113") == []
+    )
+
+
+def test_the_first_person_or_second_quoted_is_the_first_written(make_skill: MakeSkill) -> None:
+    description = "Your team's notes, sorted into folders. I can also tag them by project."
+    [finding] = [
+        f
+        for f in score(make_skill(frontmatter(description) + "# T\n\nSteps.\n")).findings
+        if f.code == "PE113"
+    ]
+    assert (finding.line, finding.column) == (3, 1)
+    assert finding.message.endswith("('Your')")
+
+
+def test_a_metadata_date_gets_a_fix_that_quotes_it(make_skill: MakeSkill) -> None:
+    head = frontmatter(DESCRIPTION, extra="metadata:\n  updated: 2024-01-05\n")
+    [finding] = [
+        f for f in score(make_skill(head + "# T\n\nSteps.\n")).findings if f.code == "PE109"
+    ]
+    assert (finding.line, finding.column) == (4, 1)
+    assert finding.fix == 'Quote the value so that YAML reads it as text: updated: "2024-01-05".'
+
+
+def test_a_name_fix_never_proposes_a_reserved_word() -> None:
+    assert name_fix("Claude Code Guide", "claude-code-guide") == (
+        "Give the folder and 'name' one valid name without 'claude' or 'anthropic', e.g. "
+        "'code-guide'."
+    )
+    assert name_fix("csv-tools", "claude-csv") == (
+        "Rename the folder to 'csv-tools' ('claude-csv' holds a reserved word, PE112)."
+    )
+
+
+def test_a_description_cut_at_200_characters_is_reported(make_skill: MakeSkill) -> None:
+    text = (
+        "Triages service incidents from alerts and logs, ranks likely causes, drafts the "
+        "timeline and the status update for stakeholders, and proposes the next checks "
+        "when an incident is open and its cause and"
+    )
+    assert len(text) == 200
+    found = score(make_skill(frontmatter(text) + "# T\n\nSteps.\n")).findings
+    assert of(found, "PE115") == [("SKILL.md", 3, 1)]
+    closed = text[:199] + "."
+    assert of(score(make_skill(frontmatter(closed) + "# T\n\nSteps.\n")).findings, "PE115") == []
+
+
+def test_a_suppression_closed_without_a_space_names_its_code(make_skill: MakeSkill) -> None:
+    body = "# T\n\nSee [the plan](references/plan.md). <!--plugin-eval:ignore ORPHAN_REFERENCE-->\n"
+    found = score(make_skill(frontmatter(DESCRIPTION) + body)).findings
+    assert [f.code for f in found if f.code in ("PE201", "PE008", "PE009")] == []
+    assert score(make_skill(frontmatter(DESCRIPTION) + body)).suppressed == 1
