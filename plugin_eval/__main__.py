@@ -31,6 +31,15 @@ _STAND_IN.__dict__["get_plugins"] = _plugins
 
 
 def main() -> None:
+    """The command line, in a process of its own (``_run``); Ctrl-C, even while the command
+    line is still being imported, ends it with the shell's status 130 and no traceback."""
+    try:
+        _run()
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+
+
+def _run() -> None:
     """Run the command line in a process of its own (the `plugin-eval` script, `python -m`).
 
     Importing the command line builds some hundred thousand objects that live as long as the

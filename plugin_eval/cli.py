@@ -97,6 +97,15 @@ BackendOption = Annotated[
         rich_help_panel=MODEL,
     ),
 ]
+# certify needs a model: it has no offline default.
+CertifyRuns = Annotated[
+    int | None,
+    typer.Option(min=1, help="Runs (default 50; 100 or more for Certified+).", rich_help_panel=MC),
+]
+CertifyBackend = Annotated[
+    str | None,
+    typer.Option("--backend", help="anthropic or openai (required).", rich_help_panel=MODEL),
+]
 ModelOption = Annotated[
     str | None, typer.Option("--model", help="Model name.", rich_help_panel=MODEL)
 ]
@@ -187,7 +196,7 @@ PassThreshold = Annotated[
         "--pass-threshold",
         metavar="N|elite|industry",
         help="Seed 003's pass threshold: a number 0–100, or elite (85) or industry (65). "
-        "Exit 1 when a composite is below it, as --threshold, and give every report the "
+        "Exit 1 when a composite is below it, and give every report the "
         "seed's verdict ([RESULT: PASS] / [RESULT: FAIL]).",
         show_default=False,
     ),
@@ -796,8 +805,8 @@ def certify_command(
         Literal["text", "markdown", "json"],
         typer.Option("--output", "-o", help="Format printed on standard output."),
     ] = "text",
-    runs: Runs = None,
-    backend: BackendOption = None,
+    runs: CertifyRuns = None,
+    backend: CertifyBackend = None,
     model: ModelOption = None,
     base_url: BaseUrl = None,
     concurrency: Concurrency = None,
@@ -822,6 +831,8 @@ def certify_command(
     try:
         if backend is None or backend == "offline":
             raise api.UsageError(certify.OFFLINE)
+        if backend not in ("anthropic", "openai"):
+            raise api.UsageError(f"--backend {backend}: choose anthropic or openai")
         settings = _model_settings(
             Depth.DEEP,
             runs=runs,

@@ -216,3 +216,23 @@ def test_a_marketplace_plugin_root_is_put_before_a_bare_source(tmp_path: Path) -
     found_items = discover(tmp_path)
     assert sorted(i.rel for i in found_items.items) == ["plugins/formatter", "plugins/linter"]
     assert not any("not a folder under the root" in n for n in found_items.notes)
+
+
+def test_a_hook_tool_in_node_modules_is_looked_up_on_disk(tmp_path: Path) -> None:
+    command = "${CLAUDE_PLUGIN_ROOT}/node_modules/.bin/prettier --write"
+    hooks = {"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": command}]}]}}
+    write_files(
+        tmp_path,
+        {
+            MANIFEST: GOOD_MANIFEST,
+            "hooks/hooks.json": json.dumps(hooks, indent=2),
+            "skills/csv-clean/SKILL.md": GOOD_SKILL,
+        },
+    )
+    # Not shipped: reported at the command, on its line.
+    assert [(p, line) for p, line, _, _ in found(tmp_path, "PE803")] == [
+        ("kit/hooks/hooks.json", 8)
+    ]
+    # Shipped in a folder the listing skips: there.
+    write_files(tmp_path, {"node_modules/.bin/prettier": "#!/bin/sh\n"})
+    assert found(tmp_path, "PE803") == []

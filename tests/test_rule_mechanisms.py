@@ -119,3 +119,15 @@ def test_a_suppression_closed_without_a_space_names_its_code(make_skill: MakeSki
     found = score(make_skill(frontmatter(DESCRIPTION) + body)).findings
     assert [f.code for f in found if f.code in ("PE201", "PE008", "PE009")] == []
     assert score(make_skill(frontmatter(DESCRIPTION) + body)).suppressed == 1
+
+
+def test_a_file_to_open_is_missing_even_when_the_sentence_speaks_of_examples(
+    make_skill: MakeSkill,
+) -> None:
+    body = (
+        "# T\n\n- If detailed examples are required, open `resources/implementation-playbook.md`.\n"
+        "- **`references/chart_types.md`** - catalogue of chart types with examples\n"
+        "- For example: `references/sample.md`.\n"
+    )
+    found = score(make_skill(frontmatter(DESCRIPTION) + body)).findings
+    assert of(found, "PE211") == [("SKILL.md", 11, 44), ("SKILL.md", 12, 6)]

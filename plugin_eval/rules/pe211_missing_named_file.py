@@ -27,8 +27,11 @@ PANELS = "# Panels\n\nOne row per service.\n"
 SPAN_PATH = regexes.compile(r"(?:\./)?(?P<path>(?P<top>[\w-][\w.-]*)/[\w./-]*[\w])")
 # Words that make the path an illustration, not a file the skill ships (read around it).
 EXAMPLE = regexes.compile(
-    r"\be\.g\.|\b(?:for\s+(?:example|instance)|examples?|such\s+as|like)\b", re.IGNORECASE
+    r"\be\.g\.|\b(?:for\s+(?:example|instance)|such\s+as|like)\b", re.IGNORECASE
 )
+# "example" or "examples" right before the path ("an example: `x`"): it illustrates; the
+# word further off names what a file holds ("if detailed examples are needed, open `x`").
+JUST_EXAMPLE = regexes.compile(r"\bexamples?\W{0,3}\Z", re.IGNORECASE)
 # A word that points the reader at a file (read in the path's sentence, before it).
 POINTER = regexes.compile(
     r"\b(?:see|refer(?:s|red)?|read|load|open|consult|reference)\b|→|->", re.IGNORECASE
@@ -36,9 +39,9 @@ POINTER = regexes.compile(
 # What may come before a path that heads a list item or a table cell: the marker, emphasis.
 LEADING = regexes.compile(r"\s*(?:[-*+]|\d{1,9}[.)]|\|)?\s*(?:\*\*|__|\*|_)?\s*")
 # Folders that hold a skill's own files whether or not this skill has one: the
-# specification's references/, assets/ and scripts/, and a common variant of the first; any
-# folder the skill has counts too.
-SKILL_FOLDERS = frozenset({"references", "reference", "assets", "scripts"})
+# specification's references/, assets/ and scripts/, and two common variants of the first
+# (reference/, resources/); any folder the skill has counts too.
+SKILL_FOLDERS = frozenset({"references", "reference", "resources", "assets", "scripts"})
 # How far around a path its words are read, in characters: a line of any length costs no more.
 AROUND = 200
 # Code spans looked at for a sibling skill's name before a path it holds (on the path's line
@@ -82,7 +85,11 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             continue
         end = at + len(span.text)
         start = max(0, at - AROUND)
-        if EXAMPLE.search(line, start, at) or EXAMPLE.search(line, end, end + AROUND):
+        if (
+            EXAMPLE.search(line, start, at)
+            or EXAMPLE.search(line, end, end + AROUND)
+            or JUST_EXAMPLE.search(line, start, max(start, at - 1)) is not None
+        ):
             continue
         # Named as a file to open: after a word that points at it in the same sentence ("See
         # `…`", "refer to `…`", "→ `…`"), or heading an item of a list or table of files. A
@@ -140,7 +147,7 @@ RULE = Rule(
     summary='A file that the body points to in a code span ("See `references/api.md`", '
     '"refer to `assets/dashboard.json`", or heading an item of a list or table of files) is '
     "in the skill folder: the span is only a relative path, under references/, assets/ or "
-    "scripts/ (or reference/), or under another folder the skill has. Each missing path is "
+    "scripts/ (or reference/, resources/), or under another folder the skill has. Each missing path is "
     "reported once, at its first mention; where a file of that name is elsewhere in the "
     "skill, the finding names it.",
     why="The model opens the file the body points to when it needs the detail, and finds "
@@ -163,9 +170,11 @@ RULE = Rule(
     "only where its sentence points to it (no 'see', 'refer to', 'read', 'open', 'load', "
     "'consult', '→' before it, and not heading a list item or table cell: a path in a "
     "sentence about layout is not a claim). A path under a folder other than references/, "
-    "assets/ or scripts/ that the skill does not have (`docs/`, `src/`) may be the user's "
+    "assets/, scripts/, reference/ or resources/ that the skill does not have (`docs/`, `src/`) may be the user's "
     "project's and is not checked; 'See `scripts/setup.sh` in your repository' is reported. "
-    "A line that calls the path an example ('e.g.', 'such as', 'for example') is not read. A "
+    "A line that calls the path an example ('e.g.', 'such as', 'for example', or 'example:' "
+    "right before it) is not read; 'examples' further off names what the file holds ('open "
+    "`x.md` for detailed examples' is read). A "
     "path that a sibling skill named in a code span just before it holds is that skill's "
     "('`lora-recipes`'s `references/mapping.md`'), checked for existence only.",
     links=(sources.SPEC,),

@@ -14,7 +14,7 @@ from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.pe801_hooks_invalid import GOOD_HOOK_FILES, located_commands
 from plugin_eval.rules.plugin_base import good_plugin
-from plugin_eval.walk import kind_within
+from plugin_eval.walk import TOOL_FOLDERS, kind_within
 
 # A path under the plugin's root as a hook command writes it: `${CLAUDE_PLUGIN_ROOT}/x.sh`,
 # `"${CLAUDE_PLUGIN_ROOT}"/x.sh` or `$CLAUDE_PLUGIN_ROOT/x.sh`. The path stops at white space,
@@ -93,7 +93,9 @@ class _Shipped:
         parts = rel.split("/")
         if any("/".join(parts[:n]) in self.links for n in range(1, len(parts))):
             return True
-        return not self.complete and kind_within(self.folder, rel) is not None
+        # A tool's folder (node_modules/, .venv/) is never listed: looked up on disk.
+        skipped = any(part in TOOL_FOLDERS for part in parts[:-1])
+        return (skipped or not self.complete) and kind_within(self.folder, rel) is not None
 
     def meant(self, rel: str) -> str | None:
         """The file ``rel`` names with other letter case, or else the only file of the same
@@ -125,7 +127,9 @@ RULE = PluginRule(
     source="Claude Code hooks and plugins reference (${CLAUDE_PLUGIN_ROOT})",
     limits="Only paths written under ${CLAUDE_PLUGIN_ROOT} are checked; a path built from "
     "another variable or a glob (`…/run-$NAME.sh`, `…/*.sh`) is not, nor is a program found "
-    "on the PATH. A symlink in the plugin counts as there (it is never followed).",
+    "on the PATH. A symlink in the plugin counts as there (it is never followed), and a file "
+    "in a folder the listing skips (`node_modules/`, `.venv/` …) is looked up on disk, for its "
+    "existence only.",
     links=(sources.CLAUDE_HOOKS, sources.CLAUDE_PLUGINS),
     check=check,
 )
