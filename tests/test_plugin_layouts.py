@@ -236,3 +236,58 @@ def test_a_hook_tool_in_node_modules_is_looked_up_on_disk(tmp_path: Path) -> Non
     # Shipped in a folder the listing skips: there.
     write_files(tmp_path, {"node_modules/.bin/prettier": "#!/bin/sh\n"})
     assert found(tmp_path, "PE803") == []
+
+
+def test_an_agent_a_command_dispatches_by_name_needs_no_trigger(tmp_path: Path) -> None:
+    stage = (
+        "---\nname: implement\ndescription: Writes the code for one planned task.\n---\n\nDo it.\n"
+    )
+    loose = stage.replace("implement", "polish")
+    command = (
+        "---\ndescription: Ship a change\n---\n\nPlan it, then run the Task tool with "
+        'subagent_type: "implement" for each task.\n'
+    )
+    write_files(
+        tmp_path,
+        {
+            MANIFEST: GOOD_MANIFEST,
+            "agents/implement.md": stage,
+            "agents/polish.md": loose,
+            "commands/ship.md": command,
+        },
+    )
+    assert [(p, line, col) for p, line, col, _ in found(tmp_path, "PE602")] == [
+        ("kit/agents/polish.md", 3, 1)
+    ]
+
+
+def test_arguments_in_prose_are_the_fix_and_a_positional_in_code_is_said_apart(
+    tmp_path: Path,
+) -> None:
+    command = (
+        "---\ndescription: Audit deps\n---\n\nAudit the $ARGUMENTS ecosystem.\n\n"
+        '```bash\nECOSYSTEM="$1"\n```\n'
+    )
+    write_files(tmp_path, {MANIFEST: GOOD_MANIFEST, "commands/deps.md": command})
+    [finding] = [f for f in score_plugin(tmp_path, Config(), "kit").findings if f.code == "PE702"]
+    assert (finding.path, finding.line, finding.column) == ("kit/commands/deps.md", 5, 11)
+    assert finding.message.endswith(
+        "($1 in a code block, line 8, is replaced with an argument too: move that code into a script if it is the code's own)"
+    )
+    assert finding.fix == (
+        "Add an 'argument-hint' that names what $ARGUMENTS stands for: "
+        "'argument-hint: [what to pass]'."
+    )
+
+
+def test_a_field_by_another_tools_name_is_renamed_to_the_one_claude_code_reads(
+    tmp_path: Path,
+) -> None:
+    command = '---\ndescription: Audit deps\ntool_access: Read\nglobs: "*.py"\n---\n\nAudit.\n'
+    write_files(tmp_path, {MANIFEST: GOOD_MANIFEST, "commands/deps.md": command})
+    fixes = [
+        (f.line, f.column, f.fix)
+        for f in score_plugin(tmp_path, Config(), "kit").findings
+        if f.code == "PE704"
+    ]
+    assert fixes == [(3, 1, "Rename it to 'allowed-tools'."), (4, 1, "Rename it to 'paths'.")]

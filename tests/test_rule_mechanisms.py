@@ -131,3 +131,17 @@ def test_a_file_to_open_is_missing_even_when_the_sentence_speaks_of_examples(
     )
     found = score(make_skill(frontmatter(DESCRIPTION) + body)).findings
     assert of(found, "PE211") == [("SKILL.md", 11, 44), ("SKILL.md", 12, 6)]
+
+
+def test_an_argument_hint_in_brackets_is_a_note_with_the_quoted_form(
+    make_skill: MakeSkill,
+) -> None:
+    head = frontmatter(DESCRIPTION, extra="argument-hint: [optional: date]\n")
+    [finding] = [
+        f for f in score(make_skill(head + "# T\n\nSteps.\n")).findings if f.code == "PE109"
+    ]
+    assert (finding.line, finding.column, finding.severity.value) == (4, 1, "info")
+    assert (
+        finding.fix
+        == 'Quote it so that every reader gets the text: argument-hint: "[optional: date]".'
+    )

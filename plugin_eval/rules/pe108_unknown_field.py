@@ -41,6 +41,15 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         yield RULE.finding(f"unknown frontmatter field '{key}'{hint}", line, column, fix)
 
 
+# What other tools call a field Claude Code has: the field meant.
+OTHER_NAMES = {
+    "tool-access": "allowed-tools",
+    "allowed-tool": "allowed-tools",
+    "tools-allowed": "allowed-tools",
+    "globs": "paths",  # Cursor's rules
+}
+
+
 def unknown_fields(
     fields: Mapping[str, FieldInfo], known: Collection[str], fallback: str
 ) -> Iterator[tuple[str, int, int, str, str]]:
@@ -51,6 +60,9 @@ def unknown_fields(
         if key in known:
             continue
         spelt = difflib.get_close_matches(key.lower().replace("_", "-"), ordered, 1, 0.75)
+        alias = OTHER_NAMES.get(key.lower().replace("_", "-"))
+        if alias in known:
+            spelt = [alias]
         # A field the frontmatter already has is no rename target: the rename would make a
         # duplicate key. A misspelling of it is a second copy; a longer name that holds it
         # ('displayName' beside 'name') is a field of its own.

@@ -62,7 +62,19 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for key, info in doc.fields.items():
         value = doc.frontmatter.get(key)
         expected = expected_type(key, value)
-        if expected is not None:
+        if expected is not None and key == "argument-hint" and isinstance(value, list):
+            # Claude Code's own examples write `argument-hint: [message]`, which YAML reads as
+            # a list: a note, with the quoted form, not an error.
+            raw = doc.line_text(info.line).split(":", 1)[-1].strip()
+            quoted = raw.replace("\\", "\\\\").replace('"', '\\"')
+            yield RULE.finding(
+                f"'{key}' is read by YAML as a list ({raw}), not the text it shows",
+                info.line,
+                info.column,
+                fix=f'Quote it so that every reader gets the text: {key}: "{quoted}".',
+                severity=Severity.INFO,
+            )
+        elif expected is not None:
             yield RULE.finding(
                 f"'{key}' should be {expected}"
                 + (
@@ -77,7 +89,10 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
 
 
 def _fix(key: str, value: Any, expected: str) -> str:
-    """Write the field as expected; in metadata, quote the value that is not a string."""
+    """Write the field as expected; in metadata, quote the value that is not a string; a
+    string field written in brackets (a YAML list) is quoted."""
+    if expected == "a string" and isinstance(value, list):
+        return f'Quote it so that YAML reads the brackets as text: {key}: "[…]".'
     if key == "metadata" and isinstance(value, dict):
         for k, v in value.items():
             if isinstance(k, str) and not isinstance(v, (str, dict, list)) and v is not None:
@@ -129,7 +144,9 @@ RULE = Rule(
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Agent Skills specification; skills-ref validator; Claude Code skill docs",
     limits="Only known fields are checked (unknown ones are PE108's). For a wrong value inside "
-    "`metadata:` the finding points at the `metadata` key, not at the nested entry.",
+    "`metadata:` the finding points at the `metadata` key, not at the nested entry. An "
+    "`argument-hint` in brackets (`[file]`, as Claude Code's own examples write it) is read by "
+    "YAML as a list: an info note with the quoted form, not an error.",
     links=(sources.SPEC, sources.CLAUDE_SKILLS),
     check=check,
 )

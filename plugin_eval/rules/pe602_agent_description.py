@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
@@ -12,16 +13,37 @@ from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
 from plugin_eval.triggering import PROACTIVE, find_trigger
 
 
+def dispatched(plugin: PluginDocument, name: str, itself: str) -> bool:
+    """Whether one of the plugin's commands or other agents hands work to the agent ``name``
+    by that name (`subagent_type: "implement"`, "the `implement` agent"): a pipeline stage
+    is picked by its caller, not by its description."""
+    wanted = re.compile(  # noqa: TID251 - built from the agent's own name
+        r"subagent_type\W{0,4}" + re.escape(name) + r"(?![\w-])"
+        r"|(?<![\w-])`?" + re.escape(name) + r"`?\s+(?:sub-?)?agent\b"
+        r"|@" + re.escape(name) + r"(?![\w-])",
+        re.IGNORECASE,
+    )
+    return any(
+        part.path != itself and wanted.search(part.body) is not None
+        for part in (*plugin.commands, *plugin.agents)
+    )
+
+
 def check(plugin: PluginDocument) -> Iterator[Finding]:
     for agent in plugin.agents:
         if agent.file.problems:
             continue
         description = agent.meta.get("description")
+        name = agent.meta.get("name")
         if not isinstance(description, str) or not description.strip():
             yield RULE.finding(
                 "agent has no description", agent.line_of("description"), 1, path=agent.path
             )
-        elif not find_trigger(description) and not PROACTIVE.search(description):
+        elif (
+            not find_trigger(description)
+            and not PROACTIVE.search(description)
+            and not dispatched(plugin, name if isinstance(name, str) else agent.stem, agent.path)
+        ):
             yield RULE.finding(
                 "agent description never says when to use it (no 'Use PROACTIVELY when …' or "
                 "'Use when …')",
@@ -58,7 +80,9 @@ RULE = PluginRule(
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code subagents documentation",
     limits="It recognises the trigger phrases of PE102 plus 'PROACTIVELY'; whether the situations "
-    "named are the right ones is not judged.",
+    "named are the right ones is not judged. An agent that one of the plugin's commands or "
+    'other agents hands work to by name (`subagent_type: "implement"`, \'the `implement` '
+    "agent', '@implement') is a stage its caller picks, and needs no trigger.",
     links=(sources.CLAUDE_AGENTS,),
     check=check,
 )

@@ -22,25 +22,27 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         if "argument-hint" in command.meta:
             continue
         body = command.body
-        match = ARGUMENT.search(body)
-        if match is None:
+        if ARGUMENT.search(body) is None:
             continue
-        line = command.file.body_start + body.count("\n", 0, match.start())
-        column = match.start() - (body.rfind("\n", 0, match.start()) + 1) + 1
         matches = list(ARGUMENT.finditer(body))
-        used = sorted({m.group() for m in matches}, key=_order)
+        code = _code_lines(body)
+        # $N in a code block may be the code's own (awk's field, a shell function's
+        # parameter); Claude Code replaces it all the same.
+        in_code = [
+            m for m in matches if m.group()[1:].isdigit() and body.count("\n", 0, m.start()) in code
+        ]
+        meant = [m for m in matches if m not in in_code]
+        first = (meant or in_code)[0]
+        line = command.file.body_start + body.count("\n", 0, first.start())
+        column = first.start() - (body.rfind("\n", 0, first.start()) + 1) + 1
+        used = sorted({m.group() for m in meant or in_code}, key=_order)
         fix = (
             f"Add an 'argument-hint' that names what {_listed(used)} stand"
             f"{'s' if len(used) == 1 else ''} for{_example(used)}."
         )
-        code = _code_lines(body)
-        if all(m.group().startswith("$") and m.group()[1:].isdigit() for m in matches) and all(
-            body.count("\n", 0, m.start()) in code for m in matches
-        ):
-            # Only $N, and only in code: awk's $1 or a shell function's are code's own, but
-            # Claude Code replaces them all the same.
+        if not meant:
             yield RULE.finding(
-                f"command /{command.stem} has {match.group(0)} in a code block and no "
+                f"command /{command.stem} has {first.group(0)} in a code block and no "
                 f"'argument-hint': Claude Code replaces {_listed(used)} with the command's "
                 "arguments there too, whether they are meant as arguments or belong to the code "
                 "(an awk field, a shell function's parameter)",
@@ -52,8 +54,16 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 "them.",
             )
             continue
+        also = ""
+        if in_code:
+            where = command.file.body_start + body.count("\n", 0, in_code[0].start())
+            shown = _listed(sorted({m.group() for m in in_code}, key=_order))
+            also = (
+                f" ({shown} in a code block, line {where}, is replaced with an argument too: "
+                "move that code into a script if it is the code's own)"
+            )
         yield RULE.finding(
-            f"command /{command.stem} uses {match.group(0)} but has no 'argument-hint'",
+            f"command /{command.stem} uses {first.group(0)} but has no 'argument-hint'{also}",
             line,
             column,
             path=command.path,
