@@ -1,4 +1,5 @@
-"""Time per MB of scoring a plugin whose hooks/hooks.json is hostile, from 100 KB to 1 MB.
+"""Time per MB of scoring a plugin whose hooks/hooks.json (or plugin.json, or a command) is
+hostile, from 100 KB to 1 MB.
 
     python bench/bench_hostile_hooks.py [--sizes 100K,300K,900K] [--shapes a,b] [--repeat N]
 
@@ -7,7 +8,10 @@ written, since JSON keeps no positions. Each shape repeats one small unit (an ev
 of one event, a plugin path in one command, a variable in one command) until the file has
 the size asked for (at most PART_BYTES, 1 MiB, past which the file is not read at all),
 then scores the plugin in this process as `plugin-eval score -o json` does and prints the
-seconds per MB. A search that starts again from the top of the file for each event shows as
+seconds per MB. Two shapes put their text elsewhere: `manifest-paths` is a plugin.json
+naming thousands of missing paths (PE505 places each at its key: 97 s for 326 KB while each
+search started from the top), `command-positionals` a command whose code holds `$1` on every
+line (PE702: 53 s for 1 MB while each line was counted from the top). A search that starts again from the top of the file for each event shows as
 a time per MB that grows with the size: 16 s for 1 MB of events before it was made linear.
 
 "Flat" means the largest size's time per MB is within 2x of the smallest's (the `ratio`
@@ -79,7 +83,22 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "paths": lambda size: _command(lambda i: f"${{CLAUDE_PLUGIN_ROOT}}/p{i}", size),
     # One command that reads many variables Claude Code never sets.
     "variables": lambda size: _command(lambda i: f"$TOOL_{i}", size),
+    # A manifest naming many paths that do not exist (PE505 places each at its key).
+    "manifest-paths": lambda size: json.dumps(
+        {
+            "name": "hostile-hooks",
+            "commands": [f"./c{i}.md" for i in range(int(size / 36))],
+            "agents": [f"./a{i}.md" for i in range(int(size / 36))],
+        },
+        indent=1,
+    ),
+    # A command whose code blocks hold shell's $1 on every line (PE702 places each).
+    "command-positionals": lambda size: (
+        "---\ndescription: x\n---\n\n```bash\n" + "awk '{print $1}' f\n" * int(size / 19) + "```\n"
+    ),
 }
+# Where each shape's text goes in the plugin: hooks/hooks.json unless named here.
+PLACES = {"manifest-paths": ".claude-plugin/plugin.json", "command-positionals": "commands/a.md"}
 
 
 def measure(root: Path, shape: str, size: int) -> tuple[float, int]:
@@ -92,7 +111,8 @@ def measure(root: Path, shape: str, size: int) -> tuple[float, int]:
     text = SHAPES[shape](size)
     if len(text.encode("utf-8")) > PART_BYTES:
         raise SystemExit(f"{shape} at {size:,} bytes makes {len(text):,}: over PART_BYTES")
-    (folder / "hooks" / "hooks.json").write_text(text, encoding="utf-8")
+    (folder / PLACES.get(shape, "hooks/hooks.json")).parent.mkdir(parents=True, exist_ok=True)
+    (folder / PLACES.get(shape, "hooks/hooks.json")).write_text(text, encoding="utf-8")
     start = time.perf_counter()
     render(score_paths([folder]), "json")
     elapsed = time.perf_counter() - start

@@ -95,6 +95,10 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "named-paths-one-line": body(
         lambda n: numbered("see `sib-{i}`'s `references/r{i}.md`; ", n) + "\n"
     ),
+    # A file of the skill named after a '/' again and again: each is asked whether the path
+    # before it is the skill's own folder (written() looked back from the top: 46 s for
+    # 360 KB).
+    "paths-after-slash": body(lambda n: "```\n" + repeat("a/SKILL.md ", n) + "\n```\n"),
     "suppressions": body(lambda n: repeat("<!-- plugin-eval: ignore PE201 -->\n[a](b.md)\n\n", n)),
     "output-sections": body(
         lambda n: repeat("## Output\n\n```json\n{}\n```\n\n- `a` (str)\n\n", n)

@@ -73,7 +73,7 @@ def written(name: str, text: str, folder: str | None = None) -> bool:
     neither a word character, '/', '.' nor '-' before it, nor a word character or '/' after.
     (A word character is what the regex ``\\w`` matches: ``isalnum()`` or '_'.) Given the
     skill's ``folder`` name, a path that reaches the file through the skill's folder counts:
-    through a variable (``${CLAUDE_SKILL_DIR}/``, ``{baseDir}/``, ``$SKILL_DIR/``) or the
+    ``./``, a variable (``${CLAUDE_SKILL_DIR}/``, ``{baseDir}/``, ``$SKILL_DIR/``) or the
     folder's own name (``~/.claude/skills/FOLDER/``)."""
     at = text.find(name)
     while at >= 0:
@@ -92,10 +92,16 @@ def written(name: str, text: str, folder: str | None = None) -> bool:
 _ROOT_VARIABLE = regexes.compile(r"(?:\}|\$\w+)/\Z")
 
 
+# How far back a variable before a path is looked for: past any variable's name.
+_VARIABLE_CHARS = 64
+
+
 def _through(text: str, at: int, folder: str) -> bool:
-    """Whether the path before ``at`` (which follows a '/') is the skill's folder: a variable,
-    or a path whose last folder is named ``folder``."""
-    if _ROOT_VARIABLE.search(text, 0, at) is not None:
+    """Whether the path before ``at`` (which follows a '/') is the skill's folder: `./`, a
+    variable, or a path whose last folder is named ``folder``."""
+    if at >= 2 and text[at - 2] == "." and (at == 2 or not _in_path(text[at - 3])):
+        return True  # "./scripts/run.py"
+    if _ROOT_VARIABLE.search(text, max(0, at - _VARIABLE_CHARS), at) is not None:
         return True
     start = at - 1 - len(folder)
     return (
@@ -103,6 +109,11 @@ def _through(text: str, at: int, folder: str) -> bool:
         and text.startswith(folder, start)
         and (start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_.-"))
     )
+
+
+def _in_path(char: str) -> bool:
+    """Whether ``char`` can be part of a path before a '/' (a word character, '.', '-', '/')."""
+    return char.isalnum() or char in "_.-/"
 
 
 def lines_naming(raw: bytes, keys: Collection[bytes]) -> list[bytes]:
@@ -157,6 +168,21 @@ _FILE_PATH = regexes.compile(r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,8
 # How many folders up a link may climb and still be looked up: from a plugin's skill
 # (plugins/p/skills/x) to the marketplace around it. A sibling skill is one.
 MAX_CLIMB = 4
+
+
+def _away(folder: Path, norm: str) -> bool:
+    """Whether a relative path out of the skill folder (normalised: its '..' lead) names a
+    file of the machine rather than of a collection around the skill: it climbs more than
+    MAX_CLIMB folders, to the file system's root or to the user's home or above, or into a
+    hidden folder or file (`.ssh`, `.aws`, `.env`). Such a path is never looked up."""
+    parts = norm.split("/")
+    climbs = sum(1 for part in parts if part == "..")
+    if climbs > MAX_CLIMB or any(part.startswith(".") and part != ".." for part in parts):
+        return True
+    reached = Path(os.path.abspath(folder)).parents
+    base = reached[climbs - 1] if climbs <= len(reached) else Path("/")
+    home = Path(os.path.expanduser("~")).absolute()
+    return base == base.parent or base == home or base in home.parents
 
 
 class RefStatus(Enum):
@@ -346,7 +372,7 @@ class Facts:
         if path.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", path):
             return Reference(raw, path, line, column, kind, RefStatus.AWAY)
         norm = posixpath.normpath(path.replace("\\", "/"))
-        if norm.startswith("../" * (MAX_CLIMB + 1)) or norm == "/".join([".."] * (MAX_CLIMB + 1)):
+        if (norm == ".." or norm.startswith("../")) and _away(self.doc.folder, norm):
             return Reference(raw, norm, line, column, kind, RefStatus.AWAY)
         if norm == ".." or norm.startswith("../"):
             # Checked for existence only (never opened, never read): a cross-reference.

@@ -34,7 +34,7 @@ from plugin_eval.config import (
     pass_threshold_value,
     selector_problem,
 )
-from plugin_eval.config_files import config_in, unread_config
+from plugin_eval.config_files import unread_config, unread_configs
 from plugin_eval.discovery import Scope, discover, is_pattern
 from plugin_eval.engine import DepthUnavailable, check_depth, joined, score_skill
 from plugin_eval.findings import Severity
@@ -210,8 +210,8 @@ def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resol
             targets, said = resolve(Path(path))
             if [t.kind for t in targets] == [Kind.PLUGIN] and Path(path).is_dir():
                 targets, said = _search(Path(path), scope, out.skipped)
-            elif targets and (inside := config_in(targets[0].folder)) is not None:
-                said = [*said, unread_config(Path(path) / inside.name)]
+            elif targets:
+                said = [*said, *(unread_config(_near(found)) for found in _unread(targets))]
         except OSError as err:  # a folder below it that cannot be entered
             out.failures.append(Failure(str(path), f"cannot be read ({err.strerror or err})"))
             continue
@@ -233,6 +233,21 @@ def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resol
                 out.targets.append(target)
         out.notes += said
     return out
+
+
+def _unread(targets: Sequence[Target]) -> list[Path]:
+    """The config files inside the scored folders that are never read (a skill's own, or
+    its plugin's), each once."""
+    found: dict[Path, None] = {}
+    for target in targets:
+        found.update(dict.fromkeys(unread_configs(target.folder.resolve())))
+    return list(found)
+
+
+def _near(path: Path) -> str:
+    """``path`` as a note shows it: from the working folder when it is below it."""
+    shown = os.path.relpath(path)
+    return path.as_posix() if shown.startswith("..") else Path(shown).as_posix()
 
 
 def _search(

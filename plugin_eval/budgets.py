@@ -93,6 +93,10 @@ NAMED_SKILLS_SEARCHED = 16
 # bounded by max_tokens (a few thousand tokens, tens of KB); a hostile or broken endpoint
 # sending 50 MB would otherwise cost gigabytes to redact and cache.
 MODEL_REPLY_CHARS = 1_000_000
+# Bytes of a model reply's HTTP body read, uncompressed (compression is refused): the JSON
+# around a reply of MODEL_REPLY_CHARS, with room for escapes. Past it the body is cut, and
+# the reply is malformed.
+MODEL_REPLY_BYTES = 8 * 1024 * 1024
 # dataset-score: bytes of one item, a line of JSON Lines or a file of one object (the seed's
 # item is five cleaned texts and one object, a few KB); a longer line is a bad item of its
 # own, read past, and a longer file of one item is refused. JSON Lines are read and scored a

@@ -151,6 +151,7 @@ def checkout_copy(path: Path, revision: str, into: Path) -> tuple[Path, str]:
         raise GitError(f"{path}: no such folder")
     top = Path(_git(folder, "rev-parse", "--show-toplevel").decode().strip())
     rel = folder.relative_to(top).as_posix()
+    rel = "" if rel == "." else rel  # the work tree's top itself
     # -l gives each blob's size: the folder's is known before any blob is read.
     listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", revision, "--", rel or ".")
     entries = [e for e in listing.decode("utf-8", "surrogateescape").split("\0") if e]

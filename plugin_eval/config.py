@@ -18,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-from plugin_eval.config_files import config_in, is_file, is_item_folder
+from plugin_eval.config_files import above_items, config_in, is_file
 from plugin_eval.discovery import DEFAULT_EXCLUDE, Scope, is_pattern
 from plugin_eval.rules import ALL_RULES, BELOW_THRESHOLD
 from plugin_eval.scoring.composite import PASS_PRESETS
@@ -244,9 +244,7 @@ def find_config(start: Path) -> Path | None:
     here = start.resolve()
     if is_file(here):
         here = here.parent
-    for folder in (here, *here.parents):
-        if is_item_folder(folder):
-            continue
+    for folder in above_items(here):
         found = config_in(folder)
         if found is not None:
             return found

@@ -16,6 +16,23 @@ def is_item_folder(folder: Path) -> bool:
     return any(is_file(folder / name) for name in ITEM_FILES)
 
 
+def above_items(folder: Path) -> list[Path]:
+    """``folder`` and the folders above it, less any inside or at a skill or a plugin: from
+    the highest such folder up (a plugin's `skills/`, between a skill and its plugin, is
+    inside the plugin too)."""
+    chain = [folder, *folder.parents]
+    highest = max((i for i, f in enumerate(chain) if is_item_folder(f)), default=-1)
+    return chain[highest + 1 :]
+
+
+def unread_configs(folder: Path) -> list[Path]:
+    """The config files at or above ``folder`` that ``above_items`` leaves out: inside a
+    skill or a plugin, never read."""
+    chain = [folder, *folder.parents]
+    kept = len(chain) - len(above_items(folder))
+    return [found for f in chain[:kept] if (found := config_in(f)) is not None]
+
+
 def config_in(folder: Path) -> Path | None:
     """The config file with plugin-eval settings directly in ``folder``, if any."""
     for name in CONFIG_FILES:

@@ -154,11 +154,12 @@ def discover(root: Path, scope: Scope | None = None) -> Discovery:
     skill_roots: set[str] = set()
     listed: set[str] = set()
     for plugin in plugins:
-        chosen = listed_skills(json.loads(plugin.entry)) if plugin.entry else None
+        data = json.loads(plugin.entry) if plugin.entry else None
+        chosen = listed_skills(data)
         if chosen is None:
             skill_roots |= {
                 posixpath.normpath(posixpath.join(plugin.rel, r))
-                for r in ["skills", *manifest_skill_roots(plugin.folder)]
+                for r in ["skills", *manifest_skill_roots(plugin.folder, data)]
             }
         else:
             listed |= {posixpath.normpath(posixpath.join(plugin.rel, s)) for s in chosen}
@@ -173,7 +174,7 @@ def discover(root: Path, scope: Scope | None = None) -> Discovery:
         inside = config_in(item.folder)
         if inside is not None:
             notes.append(unread_config(_shown(root, inside)))
-    return Discovery(found, sorted(set(notes), key=notes.index), sorted(skipped))
+    return Discovery(found, list(dict.fromkeys(notes)), sorted(skipped))
 
 
 def _shown(root: Path, path: Path) -> str:

@@ -352,7 +352,8 @@ def _sealed_index(path: Path) -> dict[str, list[Any]]:
     if not isinstance(loaded, dict) or not isinstance(loaded.get("files"), dict):
         return {}
     files: dict[str, list[Any]] = loaded["files"]
-    if not hmac.compare_digest(str(loaded.get("seal")), seal(json.dumps(files, sort_keys=True))):
+    given = str(loaded.get("seal")).encode("utf-8", "surrogateescape")
+    if not hmac.compare_digest(given, seal(json.dumps(files, sort_keys=True)).encode()):
         return {}
     return {k: v for k, v in files.items() if isinstance(v, list)}
 

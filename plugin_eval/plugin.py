@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import posixpath
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -19,7 +21,8 @@ from plugin_eval.document import (
     misnamed_skill_file,
     read_frontmatter_file,
 )
-from plugin_eval.walk import Listing, kind_of, kind_within, list_folder, list_one, read_file
+from plugin_eval.textsearch import newlines
+from plugin_eval.walk import Listing, kind_within, list_folder, list_one, read_file
 
 CLAUDE_MANIFEST = ".claude-plugin/plugin.json"
 CODEX_MANIFEST = ".codex-plugin/plugin.json"
@@ -60,25 +63,34 @@ class Manifest:
         """Line of a top-level key (JSON keeps no positions, so the text is searched)."""
         return self.position_of(key)[0]
 
+    @cached_property
+    def _keys(self) -> dict[str, tuple[int, int]]:
+        """The line and column of each top-level key: the text is read once, however many
+        findings ask."""
+        ends = newlines(self.text)
+        return {
+            key: (line + 1, start - (ends[line - 1] if line else -1))
+            for key, start in top_level_keys(self.text).items()
+            for line in [bisect_left(ends, start)]
+        }
+
     def position_of(self, key: str) -> tuple[int | None, int | None]:
         """Line and column (of its opening quote) of a top-level key; a marketplace entry's
         findings all point at the entry's line, with no column."""
         if self.entry_line is not None:
             return self.entry_line, None
-        start = top_level_key(self.text, key)
-        if start is None:
-            return None, None
-        return self.text.count("\n", 0, start) + 1, start - self.text.rfind("\n", 0, start)
+        return self._keys.get(key, (None, None))
 
 
 _TOKEN = regexes.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
 _COLON = regexes.compile(r"\s*:")
 
 
-def top_level_key(text: str, key: str) -> int | None:
-    """Where ``"key":`` is written as a key of the outermost object of a JSON ``text`` (not
-    of an object inside it, as `userConfig`'s entries each have a "description"), or None."""
+def top_level_keys(text: str) -> dict[str, int]:
+    """Where each key of the outermost object of a JSON ``text`` is first written (not a key
+    of an object inside it, as `userConfig`'s entries each have a "description")."""
     depth = 0
+    found: dict[str, int] = {}
     for token in _TOKEN.finditer(text):
         lexeme = token.group()
         if lexeme in "{[":
@@ -87,11 +99,11 @@ def top_level_key(text: str, key: str) -> int | None:
             depth -= 1
         elif depth == 1 and _COLON.match(text, token.end()) is not None:
             try:
-                if json.loads(lexeme) == key:
-                    return token.start()
-            except ValueError:  # an escape JSON does not have: not the key wanted
+                key = json.loads(lexeme)
+            except ValueError:  # an escape JSON does not have: no key it could mean
                 continue
-    return None
+            found.setdefault(key, token.start())
+    return found
 
 
 @dataclass(frozen=True, repr=False)
@@ -161,15 +173,7 @@ def parse_plugin(
     """Read a plugin folder; symlinks are never followed and bad files become problems."""
     listing = list_folder(folder)
     entry = manifest_override
-    manifests = [
-        read_manifest(folder, rel) for rel in MANIFESTS if kind_within(folder, rel) == "file"
-    ]
-    # A marketplace entry stands in for a missing plugin.json, and with "strict": false it is
-    # the manifest even where one exists (as Claude Code reads it).
-    if entry is not None and (not manifests or entry.get("strict") is False):
-        text = json.dumps(entry, indent=2)
-        path, line = entry_at or (MARKETPLACE, 1)
-        manifests = [Manifest(path, text, MappingProxyType(dict(entry)), entry_line=line)]
+    manifests = _manifests(folder, entry, entry_at)
     # Each part folder is listed on its own: a listing cut short at its cap hides no part.
     chosen = plugin_files(folder, entry, [m.data for m in manifests if m.data is not None])
     agents = tuple(_part(folder, "agent", rel) for rel in chosen.agents)
@@ -184,20 +188,33 @@ def parse_plugin(
     )
 
 
+def _manifests(
+    folder: Path, entry: Mapping[str, Any] | None, entry_at: tuple[str, int] | None = None
+) -> list[Manifest]:
+    """The manifests a harness reads for the plugin: its plugin.json files, or the
+    marketplace entry, which stands in for a missing plugin.json and, with "strict": false,
+    is the manifest even where one exists (as Claude Code reads it)."""
+    manifests = [
+        read_manifest(folder, rel) for rel in MANIFESTS if kind_within(folder, rel) == "file"
+    ]
+    if entry is not None and (not manifests or entry.get("strict") is False):
+        text = json.dumps(entry, indent=2)
+        path, line = entry_at or (MARKETPLACE, 1)
+        manifests = [Manifest(path, text, MappingProxyType(dict(entry)), entry_line=line)]
+    return manifests
+
+
 HOOKS_TOO_LARGE = "Keep the hook configuration to its events; move scripts into files it runs."
 
 
 def _hook_files(folder: Path, manifests: list[Manifest]) -> list[str]:
     """hooks/hooks.json when it is there, and each JSON file inside the plugin that a
     manifest's `hooks` names (a missing one is PE505's), each once, in that order."""
-    named = [HOOKS_FILE]
-    for manifest in manifests:
-        value = manifest.data.get("hooks") if manifest.data else None
-        for raw in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
-            if isinstance(raw, str) and raw.lower().endswith(".json") and "${" not in raw:
-                path = posixpath.normpath(raw.replace("\\", "/"))
-                if not path.startswith("../") and path != ".." and not raw.startswith("/"):
-                    named.append(path)
+    data = [m.data for m in manifests if m.data is not None]
+    named = [
+        HOOKS_FILE,
+        *(p for p in component_paths(data, "hooks") if p.lower().endswith(".json")),
+    ]
     found: list[str] = []
     for rel in named:
         if rel not in found and kind_within(folder, rel) in ("file", "link", "other"):
@@ -250,7 +267,7 @@ def plugin_files(
     data = manifests or []
 
     def markdown_under(name: str, depth: int = PART_DEPTH) -> list[str]:
-        if kind_of(folder / name) == "link":  # a linked folder holds nothing of the plugin's
+        if kind_within(folder, name) == "link":  # a linked folder holds nothing of the plugin's
             passed.append((name, LINKED))
             return []
         here = list_one(folder / name)
@@ -282,9 +299,12 @@ def plugin_files(
     else:
         candidates = []
         for root in dict.fromkeys(["skills", *component_paths(data, "skills")]):
-            if kind_of(folder / root) == "link":
+            kind = kind_within(folder, root)  # no folder on the way may be a symlink
+            if kind == "link":
                 passed.append((root, LINKED))
                 continue
+            if kind != "dir":
+                continue  # nothing there: PE505 says so
             if kind_within(folder, f"{root}/{SKILL_FILE}") == "file":
                 candidates.append(f"{root}/{SKILL_FILE}")  # the path names one skill
                 continue
@@ -303,12 +323,13 @@ def plugin_files(
         # Nothing there (or a folder): not a skill; a listed path is checked by PE505.
     cap = budgets.PLUGIN_SKILLS
     passed += [(rel, "past the cap of skills per plugin") for rel in skills[cap:]]
+    agents, commands = parts("agents"), parts("commands")
     return PluginFiles(
         tuple(m for m in MANIFESTS if kind_within(folder, m) == "file"),
-        parts("agents"),
-        parts("commands"),
+        agents,
+        commands,
         tuple(skills[:cap]),
-        tuple(passed),
+        tuple(dict.fromkeys(passed)),  # a folder both a default and named: said once
     )
 
 
@@ -317,30 +338,33 @@ def plugin_files(
 PART_DEPTH = 3
 
 
+def inside_path(raw: object) -> str | None:
+    """A manifest's path as a path inside the plugin (normalised: `./a/../b` is `b`), or None
+    where it names none: not a string, absolute, holding a variable, leaving the plugin, or
+    the plugin's folder itself (a missing or outside path is PE505's)."""
+    if not isinstance(raw, str) or "${" in raw or raw.startswith(("/", "\\")):
+        return None
+    path = posixpath.normpath(raw.replace("\\", "/"))
+    return None if path in (".", "..") or path.startswith("../") else path
+
+
+def _strings(value: object) -> list[object]:
+    """A manifest key's value as the list of what it names (a string, or a list of them)."""
+    return [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
+
+
 def component_paths(manifests: list[Mapping[str, Any]], key: str) -> list[str]:
     """The paths inside the plugin that the manifests' ``key`` (a string or a list of them)
-    names, normalised; one that leaves the plugin, is absolute or holds a variable is left
-    to PE505."""
-    out: list[str] = []
-    for data in manifests:
-        value = data.get(key)
-        for raw in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
-            if not isinstance(raw, str) or "${" in raw or raw.startswith(("/", "\\")):
-                continue
-            path = posixpath.normpath(raw.replace("\\", "/"))
-            if path not in (".", "..") and not path.startswith("../") and path not in out:
-                out.append(path)
-    return out
+    names (``inside_path``), each once."""
+    found = (inside_path(raw) for data in manifests for raw in _strings(data.get(key)))
+    return list(dict.fromkeys(path for path in found if path is not None))
 
 
-def manifest_skill_roots(folder: Path) -> list[str]:
-    """The skill folders a plugin's manifests name in `skills`, besides skills/ (read for
-    discovery, which must know these skills are the plugin's, not loose)."""
-    data = [
-        m.data
-        for rel in MANIFESTS
-        if kind_within(folder, rel) == "file" and (m := read_manifest(folder, rel)).data
-    ]
+def manifest_skill_roots(folder: Path, entry: Mapping[str, Any] | None = None) -> list[str]:
+    """The skill folders the plugin's manifests (as ``parse_plugin`` reads them, the
+    marketplace ``entry`` included) name in `skills`, besides skills/: read for discovery,
+    which must know these skills are the plugin's, not loose."""
+    data = [m.data for m in _manifests(folder, entry) if m.data is not None]
     return [p for p in component_paths(data, "skills") if p != "skills"]
 
 
@@ -354,13 +378,7 @@ def listed_skills(entry: Mapping[str, Any] | None) -> list[str] | None:
     value = entry.get("skills") if entry is not None else None
     if not isinstance(value, list):
         return None
-    out = []
-    for raw in value:
-        if isinstance(raw, str):
-            path = posixpath.normpath(raw.replace("\\", "/"))
-            if path != "." and not path.startswith("../") and not raw.startswith("/"):
-                out.append(path)
-    return out
+    return [path for raw in value if (path := inside_path(raw)) is not None]
 
 
 def read_manifest(folder: Path, rel: str) -> Manifest:

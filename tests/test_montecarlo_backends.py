@@ -343,3 +343,47 @@ def test_a_timeout_is_a_failure_and_is_not_retried() -> None:
 def test_a_fatal_error_stops_the_layer() -> None:
     with pytest.raises(BackendBroken, match="refused"):
         _run(Scripted(CallFailed("auth", "HTTP 401: the endpoint refused the API key", fatal=True)))
+
+
+def _none_routed(**extra: Any) -> dict[str, Any]:
+    """A well-formed completion that routes to no skill, with ``extra`` top-level fields."""
+    return {
+        "id": "x", "object": "chat.completion", "created": 0, "model": "m",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": None, "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "none", "arguments": "{}"}}
+            ]}}],
+        **extra,
+    }  # fmt: skip
+
+
+def test_a_compressed_reply_is_never_inflated_and_is_malformed(llm: FakeLLM) -> None:
+    import gzip
+
+    # A gzip bomb inflates a small body to gigabytes: a reply compressed though the request
+    # asked for none is passed on as it came, which no SDK can read.
+    body = gzip.compress(json.dumps(_none_routed()).encode())
+    llm.fail_next(200, body=body, headers={"content-encoding": "gzip"})
+    mc = monte_carlo(score(llm, "--runs", "16", "--concurrency", "1"))
+    assert mc["failures"]["by_kind"] == {"malformed": 1}
+
+
+def test_a_reply_body_past_its_budget_is_cut_and_malformed(llm: FakeLLM) -> None:
+    from plugin_eval.budgets import MODEL_REPLY_BYTES
+
+    padded = json.dumps(_none_routed(junk="x" * (MODEL_REPLY_BYTES + 1000))).encode()
+    llm.fail_next(200, body=padded)
+    mc = monte_carlo(score(llm, "--runs", "16", "--concurrency", "1"))
+    assert mc["failures"]["by_kind"] == {"malformed": 1}
+
+
+def test_usage_that_is_no_count_of_tokens_is_unknown_and_no_crash(llm: FakeLLM) -> None:
+    from plugin_eval.montecarlo.backends.base import token_count
+
+    assert [token_count(v) for v in (True, False, -1, 10**400, 12, 1.5, "7")] == [
+        None, None, None, None, 12, None, None,
+    ]  # fmt: skip
+    usage = {"prompt_tokens": 10**400, "completion_tokens": True, "total_tokens": 0}
+    llm.fail_next(200, body=json.dumps(_none_routed(usage=usage)).encode())
+    mc = monte_carlo(score(llm, "--runs", "16", "--concurrency", "1", "--price", "1,2"))
+    assert mc["failures"]["failures"] == 0

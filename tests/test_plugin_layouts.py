@@ -11,7 +11,7 @@ from pathlib import Path
 
 from plugin_eval.config import Config
 from plugin_eval.discovery import discover
-from plugin_eval.plugin import parse_plugin, top_level_key
+from plugin_eval.plugin import parse_plugin, top_level_keys
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.rules.plugin_base import GOOD_AGENT, GOOD_COMMAND, GOOD_MANIFEST, GOOD_SKILL
 from tests.conftest import write_files
@@ -155,7 +155,7 @@ def test_a_top_level_key_is_placed_at_itself_not_at_a_nested_key_of_that_name(
         '{\n  "userConfig": {"commands": {"description": "decoy"}},\n'
         '  "name": "kit",\n  "description": "",\n  "commands": "./missing.md"\n}\n'
     )
-    assert top_level_key(text, "commands") == text.index('"commands": "./')
+    assert top_level_keys(text)["commands"] == text.index('"commands": "./')
     write_files(tmp_path, {MANIFEST: text, "skills/csv-clean/SKILL.md": GOOD_SKILL})
     assert [(line, column) for _, line, column, _ in found(tmp_path, "PE505")] == [(5, 3)]
     assert [line for _, line, _, m in found(tmp_path, "PE502") if "description" in m] == [4]
@@ -283,11 +283,75 @@ def test_arguments_in_prose_are_the_fix_and_a_positional_in_code_is_said_apart(
 def test_a_field_by_another_tools_name_is_renamed_to_the_one_claude_code_reads(
     tmp_path: Path,
 ) -> None:
-    command = '---\ndescription: Audit deps\ntool_access: Read\nglobs: "*.py"\n---\n\nAudit.\n'
+    command = "---\ndescription: Audit deps\ntool_access: Read\n---\n\nAudit.\n"
     write_files(tmp_path, {MANIFEST: GOOD_MANIFEST, "commands/deps.md": command})
     fixes = [
         (f.line, f.column, f.fix)
         for f in score_plugin(tmp_path, Config(), "kit").findings
         if f.code == "PE704"
     ]
-    assert fixes == [(3, 1, "Rename it to 'allowed-tools'."), (4, 1, "Rename it to 'paths'.")]
+    assert fixes == [(3, 1, "Rename it to 'allowed-tools'.")]
+
+
+def test_a_marketplace_entrys_skills_folder_is_the_plugins_in_discovery_too(
+    tmp_path: Path,
+) -> None:
+    # The entry is the manifest (no plugin.json): its `skills` folder holds the plugin's
+    # skills, and none of them is scored again as a loose skill.
+    market = {
+        "name": "tools",
+        "owner": {"name": "Team"},
+        "plugins": [{"name": "kit", "source": "./kit", "skills": "./extra"}],
+    }
+    write_files(
+        tmp_path,
+        {
+            ".claude-plugin/marketplace.json": json.dumps(market),
+            "kit/extra/csv-clean/SKILL.md": GOOD_SKILL,
+        },
+    )
+    assert [(i.kind.value, i.rel) for i in discover(tmp_path).items] == [("plugin", "kit")]
+
+
+def test_a_strict_false_entry_replaces_the_plugin_json_in_discovery_too(tmp_path: Path) -> None:
+    market = {
+        "name": "tools",
+        "owner": {"name": "Team"},
+        "plugins": [{"name": "kit", "source": "./kit", "strict": False}],
+    }
+    write_files(
+        tmp_path,
+        {
+            ".claude-plugin/marketplace.json": json.dumps(market),
+            "kit/" + MANIFEST: manifest(skills="./extra"),
+            "kit/extra/csv-clean/SKILL.md": GOOD_SKILL,
+        },
+    )
+    # The entry names no skills folder, so the skill is loose: scored, never lost.
+    assert sorted((i.kind.value, i.rel) for i in discover(tmp_path).items) == [
+        ("plugin", "kit"),
+        ("skill", "kit/extra/csv-clean"),
+    ]
+
+
+def test_a_skills_path_through_a_symlinked_folder_lists_nothing_outside(
+    tmp_path: Path,
+) -> None:
+    outside = tmp_path / "outside"
+    write_files(outside, {"sub/secret-project/SKILL.md": GOOD_SKILL})
+    plugin_dir = tmp_path / "kit"
+    write_files(plugin_dir, {MANIFEST: manifest(skills="./lnk/sub")})
+    (plugin_dir / "lnk").symlink_to(outside, target_is_directory=True)
+    plugin = parse_plugin(plugin_dir)
+    assert plugin.skills == ()
+    assert plugin.passed_over == (("lnk/sub", "a symlink, not followed"),)
+
+
+def test_a_folder_both_default_and_named_is_passed_over_once(tmp_path: Path) -> None:
+    write_files(tmp_path / "elsewhere", {"x.md": GOOD_AGENT})
+    write_files(tmp_path / "kit", {MANIFEST: manifest(agents=["./agents/"])})
+    (tmp_path / "kit" / "agents").mkdir()
+    (tmp_path / "kit" / "agents" / "linked.md").symlink_to(tmp_path / "elsewhere" / "x.md")
+    assert parse_plugin(tmp_path / "kit").passed_over == (
+        ("agents/linked.md", "a symlink, not followed"),
+    )

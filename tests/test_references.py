@@ -227,3 +227,12 @@ def test_a_link_climbing_past_the_collection_is_never_looked_up(make_skill: Make
     found = [f for f in score(make_skill(body)).findings if f.code in ("PE202", "PE203")]
     assert [(f.code, f.line, f.column) for f in found] == [("PE203", 6, 5), ("PE202", 6, 45)]
     assert "more than 4 folders up" in found[0].message
+
+
+def test_a_link_into_a_hidden_folder_or_to_the_home_folder_is_never_looked_up(
+    make_skill: MakeSkill,
+) -> None:
+    body = HEAD + "See [keys](../.ssh/id_rsa) and [env](../other/.env).\n"
+    found = [f for f in score(make_skill(body)).findings if f.code in ("PE202", "PE203")]
+    assert [(f.code, f.line, f.column) for f in found] == [("PE203", 6, 5), ("PE203", 6, 32)]
+    assert all("into a hidden folder" in f.message for f in found)

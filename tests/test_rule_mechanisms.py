@@ -145,3 +145,39 @@ def test_an_argument_hint_in_brackets_is_a_note_with_the_quoted_form(
         finding.fix
         == 'Quote it so that every reader gets the text: argument-hint: "[optional: date]".'
     )
+
+
+def test_a_dont_column_is_read_per_table_and_never_hides_a_do_cell(
+    make_skill: MakeSkill,
+) -> None:
+    body = (
+        "# T\n\n| Don't | Do |\n|---|---|\n| guess | check |\n\n"
+        "| Step | Action |\n|---|---|\n| Use WebFetch to load the page | then parse |\n"
+    )
+    found = score(make_skill(frontmatter(DESCRIPTION) + body)).findings
+    assert of(found, "PE403") == [("SKILL.md", 17, 3)]
+
+
+def test_an_argument_hint_written_as_a_block_list_is_an_error_of_its_type(
+    make_skill: MakeSkill,
+) -> None:
+    head = frontmatter(DESCRIPTION, extra="argument-hint:\n  - file\n")
+    [finding] = [
+        f for f in score(make_skill(head + "# T\n\nSteps.\n")).findings if f.code == "PE109"
+    ]
+    assert (finding.line, finding.severity.value) == (4, "error")
+    assert finding.message == "'argument-hint' should be a string, got a list"
+
+
+def test_a_file_named_from_the_current_folder_is_mentioned(tmp_path: Path) -> None:
+    body = "# Runner\n\n```bash\npython ./scripts/run.py\ncat ./references/api.md\n```\n"
+    write_files(
+        tmp_path / "runner",
+        {
+            "SKILL.md": frontmatter(DESCRIPTION, name="runner") + body,
+            "scripts/run.py": "print('ok')\n",
+            "references/api.md": "# API\n",
+        },
+    )
+    found = score(tmp_path / "runner").findings
+    assert [f.code for f in found if f.code in ("PE204", "PE208")] == []

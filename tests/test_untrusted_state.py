@@ -163,3 +163,48 @@ def test_compare_against_a_tree_with_a_file_and_folder_of_one_name_is_one_error_
     assert result.exit_code == 2
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert f"error: --against {commit}: sk at {commit} cannot be copied: 'ref" in result.stderr
+
+
+def test_a_report_index_whose_seal_is_not_ascii_is_not_trusted_and_no_crash(
+    tmp_path: Path,
+) -> None:
+    write_files(tmp_path / "repo", {"skills/good/SKILL.md": SKILL + "# Good\n\nSteps.\n"})
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".plugin-eval-index.json").write_text(json.dumps({"files": {}, "seal": "é"}))
+    args = ["report", str(tmp_path / "repo"), "--out", str(out), "-q"]
+    result = runner.invoke(app, [*args, "--cache-dir", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    assert (out / "skills" / "skills--good.json").is_file()
+
+
+def test_compare_against_works_at_the_top_of_the_work_tree(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_files(repo, {"SKILL.md": SKILL + "# S\n\nSteps.\n"})
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "1")
+    monkeypatch.chdir(repo)
+    for path in (".", "SKILL.md"):
+        result = runner.invoke(app, ["compare", path, "--against", "HEAD"])
+        assert result.exit_code == 0, result.output
+        assert "only in B: 0 finding(s)" in result.stdout
+
+
+def test_a_configuration_in_a_plugins_skills_folder_is_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_files(
+        tmp_path,
+        {
+            "plug/.claude-plugin/plugin.json": '{"name": "plug", "version": "1.0.0"}',
+            "plug/skills/csv/SKILL.md": frontmatter("x", name="csv") + "Steps.\n",
+            "plug/skills/.plugin-eval.toml": 'ignore = ["PE101"]\n',
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["score", "plug/skills/csv", "-o", "json"])
+    assert "PE101" in [f["code"] for f in json.loads(result.stdout)["findings"]]
+    assert result.stderr.startswith(
+        "note: plug/skills/.plugin-eval.toml: configuration inside a folder that is scored"
+    )

@@ -18,6 +18,7 @@ from plugin_eval.montecarlo.backends.base import (
     Backend,
     Call,
     Tool,
+    short,
 )
 from plugin_eval.montecarlo.cache import ResponseCache
 from plugin_eval.montecarlo.distractors import CandidateSet, find_candidates, nearest_first
@@ -191,7 +192,9 @@ async def _execute(
                 picked = chosen
             else:
                 error = "malformed"
-                runner.messages.append(f"malformed: the model called an unknown tool '{chosen}'")
+                runner.messages.append(
+                    f"malformed: the model called an unknown tool '{short(chosen, 80)}'"
+                )
         answer = outcomes[1] if answering else None
         text = answer.reply.text if answer is not None and answer.reply is not None else None
         return RunRecord(

@@ -46,7 +46,6 @@ OTHER_NAMES = {
     "tool-access": "allowed-tools",
     "allowed-tool": "allowed-tools",
     "tools-allowed": "allowed-tools",
-    "globs": "paths",  # Cursor's rules
 }
 
 
@@ -61,7 +60,7 @@ def unknown_fields(
             continue
         spelt = difflib.get_close_matches(key.lower().replace("_", "-"), ordered, 1, 0.75)
         alias = OTHER_NAMES.get(key.lower().replace("_", "-"))
-        if alias in known:
+        if alias is not None and alias in known:
             spelt = [alias]
         # A field the frontmatter already has is no rename target: the rename would make a
         # duplicate key. A misspelling of it is a second copy; a longer name that holds it

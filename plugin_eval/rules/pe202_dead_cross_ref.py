@@ -47,7 +47,7 @@ RULE = Rule(
     ),
     source="PluginEval anti-patterns",
     limits="Only the existence of the target is checked, never its content: a link to the wrong "
-    "sibling skill that exists passes. An absolute path, or one more than 4 folders up, is "
-    "never looked up; PE203 reports it.",
+    "sibling skill that exists passes. An absolute path, or one past the collection around "
+    "the skill (see PE203), is never looked up; PE203 reports it.",
     check=check,
 )

@@ -25,7 +25,8 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             where = (
                 "an absolute path"
                 if not ref.path.startswith("..")
-                else f"more than {MAX_CLIMB} folders up"
+                else f"past the collection around the skill: more than {MAX_CLIMB} folders up, "
+                "to the home folder or the root, or into a hidden folder"
             )
             yield RULE.finding(
                 f"link '{ref.target}' leaves the skill folder for a file on the machine it is "
@@ -64,9 +65,11 @@ RULE = Rule(
     good=Example({"SKILL.md": BODY, "references/naming.md": "# Naming\n\nUse snake_case.\n"}),
     source="Agent Skills specification (file references)",
     limits="Every existing target outside the folder is reported, even a sibling that is always "
-    "installed with the skill (a shared file in the same plugin). An absolute path, or one more "
-    "than 4 folders up, is reported whether or not it exists, and never looked up: whether a "
-    "file exists on the machine that scores a skill is not the skill's to learn.",
+    "installed with the skill (a shared file in the same plugin). An absolute path, or a "
+    "relative one past the collection around the skill (more than 4 folders up, up to the "
+    "home folder or the root, or into a hidden folder such as `.ssh`), is reported whether or "
+    "not it exists, and never looked up: whether a file exists on the machine that scores a "
+    "skill is not the skill's to learn.",
     links=(sources.SPEC,),
     check=check,
 )

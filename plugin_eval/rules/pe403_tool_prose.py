@@ -81,38 +81,42 @@ _NEGATIVE_HEADER = regexes.compile(
 )
 
 
-def _not_to_do(doc: SkillDocument) -> dict[int, list[str]]:
-    """The table cells, by line, in a column whose header says what not to do."""
-    cells: dict[int, list[str]] = {}
+# A table's delimiter row ("|----|:---:|"): the line before it is the table's header.
+_DELIMITER_ROW = regexes.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _not_to_do(doc: SkillDocument) -> dict[int, tuple[list[str], list[str]]]:
+    """The table cells, by line: those in a column whose header says what not to do, and
+    the others."""
+    cells: dict[int, tuple[list[str], list[str]]] = {}
     header: list[str] = []
-    header_line = -1
     row_line = -1
     column = 0
-    previous: int | None = None
     for prose in doc.prose:
         if prose.block != "table":
-            previous = None
             continue
-        if previous is None or (prose.line > previous + 2 and prose.line != row_line):
-            # A new table: its first row is the header (the next line is its delimiter row).
-            header, header_line = [], prose.line
         if prose.line != row_line:
             row_line, column = prose.line, 0
-        if prose.line == header_line:
+            if _DELIMITER_ROW.match(doc.line_text(prose.line + 1)):
+                header = []  # a new table's header row
+        if _DELIMITER_ROW.match(doc.line_text(prose.line + 1)):
             header.append(prose.text)
-        elif column < len(header) and _NEGATIVE_HEADER.search(header[column]):
-            cells.setdefault(prose.line, []).append(prose.text)
+        else:
+            negative = column < len(header) and _NEGATIVE_HEADER.search(header[column])
+            cells.setdefault(prose.line, ([], []))[0 if negative else 1].append(prose.text)
         column += 1
-        previous = prose.line
     return cells
 
 
-def _negated(match: re.Match[str], text: str, cells: list[str] | None) -> bool:
+def _negated(match: re.Match[str], text: str, cells: tuple[list[str], list[str]] | None) -> bool:
     """Whether the phrase says what not to do: a negation just before it, or a cell of a
-    column headed "Don't" (and no other cell of its line holds it)."""
+    column headed "Don't" when no other cell of its line holds it."""
     if _NEGATED.search(text, max(0, match.start() - 24), match.start()) is not None:
         return True
-    return bool(cells) and any(match.group(0) in cell for cell in cells or ())
+    if cells is None:
+        return False
+    phrase = match.group(0)
+    return any(phrase in cell for cell in cells[0]) and not any(phrase in c for c in cells[1])
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -124,7 +128,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     columns = Columns(doc.line_text)
     # Each line read once, however many phrases it holds (one line may hold them all).
     names_harness: dict[int, bool] = {}
-    not_to_do: dict[int, list[str]] | None = None
+    not_to_do: dict[int, tuple[list[str], list[str]]] | None = None
     for match in matches(text):
         if modifies_next(match, text):
             continue

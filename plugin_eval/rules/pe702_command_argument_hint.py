@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from plugin_eval import budgets, markdown_parser, regexes
@@ -10,6 +12,7 @@ from plugin_eval.plugin import PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_COMMAND, good_plugin
+from plugin_eval.textsearch import newlines
 
 # What Claude Code replaces in a command's prompt: $ARGUMENTS (all of them), $ARGUMENTS[N]
 # and its shorthand $N (0-based in its current documentation; $1 … $9 in the older one). A
@@ -25,15 +28,19 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         if ARGUMENT.search(body) is None:
             continue
         matches = list(ARGUMENT.finditer(body))
-        code = _code_lines(body)
+        ends = newlines(body)
+
+        def row(match: re.Match[str], ends: list[int] = ends) -> int:
+            return bisect_left(ends, match.start())  # the 0-based line of the body it is on
+
         # $N in a code block may be the code's own (awk's field, a shell function's
         # parameter); Claude Code replaces it all the same.
-        in_code = [
-            m for m in matches if m.group()[1:].isdigit() and body.count("\n", 0, m.start()) in code
-        ]
-        meant = [m for m in matches if m not in in_code]
+        code = _code_lines(body) if any(m.group()[1:].isdigit() for m in matches) else set()
+        in_code = [m for m in matches if m.group()[1:].isdigit() and row(m) in code]
+        coded = {m.start() for m in in_code}
+        meant = [m for m in matches if m.start() not in coded]
         first = (meant or in_code)[0]
-        line = command.file.body_start + body.count("\n", 0, first.start())
+        line = command.file.body_start + row(first)
         column = first.start() - (body.rfind("\n", 0, first.start()) + 1) + 1
         used = sorted({m.group() for m in meant or in_code}, key=_order)
         fix = (
@@ -56,7 +63,7 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             continue
         also = ""
         if in_code:
-            where = command.file.body_start + body.count("\n", 0, in_code[0].start())
+            where = command.file.body_start + row(in_code[0])
             shown = _listed(sorted({m.group() for m in in_code}, key=_order))
             also = (
                 f" ({shown} in a code block, line {where}, is replaced with an argument too: "

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from plugin_eval import budgets
 from plugin_eval.montecarlo.backends.base import (
     Call,
     CallFailed,
     Reply,
+    bounded_http_client,
     sdk_request,
+    token_count,
 )
 
 
@@ -30,7 +33,11 @@ class AnthropicBackend:
         self._sdk = sdk
         # Retries are ours (runner.py): one policy, counted in the report.
         self._client = sdk.AsyncAnthropic(
-            api_key=key or "not-needed", base_url=base_url, max_retries=0, timeout=timeout
+            api_key=key or "not-needed",
+            base_url=base_url,
+            max_retries=0,
+            timeout=timeout,
+            http_client=bounded_http_client(sdk, budgets.MODEL_REPLY_BYTES),
         )
 
     async def call(self, call: Call) -> Reply:
@@ -80,10 +87,6 @@ def _reply(message: object) -> Reply:
         text="".join(text),
         tool=tool,
         tool_input=tool_input,
-        input_tokens=_count(getattr(usage, "input_tokens", None)),
-        output_tokens=_count(getattr(usage, "output_tokens", None)),
+        input_tokens=token_count(getattr(usage, "input_tokens", None)),
+        output_tokens=token_count(getattr(usage, "output_tokens", None)),
     )
-
-
-def _count(value: object) -> int | None:
-    return value if isinstance(value, int) and value >= 0 else None

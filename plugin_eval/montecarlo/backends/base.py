@@ -203,3 +203,68 @@ def load_sdk(backend: str, base_url: str | None) -> tuple[Any, str | None]:
             f"the {backend} backend needs {variable}, or --base-url for a local server"
         )
     return sdk, key
+
+
+def bounded_http_client(sdk: Any, limit: int) -> Any:
+    """The HTTP client an SDK is given: its default one, over a transport that asks for no
+    compression and reads at most ``limit`` bytes of a reply's body. A body that is
+    compressed anyway is passed on as it came (the SDK cannot read it: a malformed reply), and
+    one that runs past ``limit`` is cut there (the same), so an endpoint that sends a gzip
+    bomb or gigabytes costs ``limit`` bytes, not the reply's size."""
+    import importlib
+
+    client_class = sdk.DefaultAsyncHttpxClient
+    base = next(k for k in client_class.__mro__ if k.__name__ == "AsyncClient")
+    http = importlib.import_module(base.__module__.split(".")[0])
+
+    class Capped(http.AsyncByteStream):  # type: ignore[misc, name-defined]
+        def __init__(self, stream: Any) -> None:
+            self._stream = stream
+
+        async def __aiter__(self) -> Any:
+            left = limit
+            async for chunk in self._stream:
+                if left <= 0:
+                    break
+                yield chunk[:left]
+                left -= len(chunk)
+
+        async def aclose(self) -> None:
+            await self._stream.aclose()
+
+    class Bounded(http.AsyncBaseTransport):  # type: ignore[misc, name-defined]
+        def __init__(self) -> None:
+            self._inner = http.AsyncHTTPTransport()
+
+        async def handle_async_request(self, request: Any) -> Any:
+            request.headers["Accept-Encoding"] = "identity"
+            response = await self._inner.handle_async_request(request)
+            headers = [
+                (name, value)
+                for name, value in response.headers.raw
+                if name.lower() not in (b"content-encoding", b"content-length")
+            ]
+            return http.Response(
+                response.status_code,
+                headers=headers,
+                stream=Capped(response.stream),
+                extensions=response.extensions,
+            )
+
+        async def aclose(self) -> None:
+            await self._inner.aclose()
+
+    return client_class(transport=Bounded())
+
+
+# More tokens than any call could use: a count past it is not a count (10**400 would
+# overflow every float it meets).
+MOST_TOKENS = 10**9
+
+
+def token_count(value: object) -> int | None:
+    """A usage figure of a reply as a count of tokens, or None (unknown) where it is none: not
+    a whole number (``true`` is not 1), negative, or past MOST_TOKENS."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if 0 <= value <= MOST_TOKENS else None

@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from plugin_eval import budgets
 from plugin_eval.montecarlo.backends.base import (
     Call,
     CallFailed,
     Reply,
+    bounded_http_client,
     sdk_request,
+    token_count,
 )
 
 
@@ -32,7 +35,11 @@ class OpenAIBackend:
         self.base_url = base_url
         self._sdk = sdk
         self._client = sdk.AsyncOpenAI(
-            api_key=key or "not-needed", base_url=base_url, max_retries=0, timeout=timeout
+            api_key=key or "not-needed",
+            base_url=base_url,
+            max_retries=0,
+            timeout=timeout,
+            http_client=bounded_http_client(sdk, budgets.MODEL_REPLY_BYTES),
         )
 
     async def call(self, call: Call) -> Reply:
@@ -95,10 +102,6 @@ def _reply(completion: object) -> Reply:
         text=str(getattr(message, "content", None) or ""),
         tool=tool,
         tool_input=tool_input,
-        input_tokens=_count(getattr(usage, "prompt_tokens", None)),
-        output_tokens=_count(getattr(usage, "completion_tokens", None)),
+        input_tokens=token_count(getattr(usage, "prompt_tokens", None)),
+        output_tokens=token_count(getattr(usage, "completion_tokens", None)),
     )
-
-
-def _count(value: object) -> int | None:
-    return value if isinstance(value, int) and value >= 0 else None
