@@ -16,21 +16,24 @@ def is_item_folder(folder: Path) -> bool:
     return any(is_file(folder / name) for name in ITEM_FILES)
 
 
-def above_items(folder: Path) -> list[Path]:
-    """``folder`` and the folders above it, less any inside or at a skill or a plugin: from
-    the highest such folder up (a plugin's `skills/`, between a skill and its plugin, is
-    inside the plugin too)."""
+def _chain(folder: Path) -> tuple[list[Path], list[Path]]:
+    """``folder`` and the folders above it, split at the highest that is a skill or a
+    plugin: those at or inside one (a plugin's `skills/`, between a skill and its plugin, is
+    inside the plugin too), and those above."""
     chain = [folder, *folder.parents]
     highest = max((i for i, f in enumerate(chain) if is_item_folder(f)), default=-1)
-    return chain[highest + 1 :]
+    return chain[: highest + 1], chain[highest + 1 :]
+
+
+def above_items(folder: Path) -> list[Path]:
+    """``folder`` and the folders above it, less any inside or at a skill or a plugin."""
+    return _chain(folder)[1]
 
 
 def unread_configs(folder: Path) -> list[Path]:
     """The config files at or above ``folder`` that ``above_items`` leaves out: inside a
     skill or a plugin, never read."""
-    chain = [folder, *folder.parents]
-    kept = len(chain) - len(above_items(folder))
-    return [found for f in chain[:kept] if (found := config_in(f)) is not None]
+    return [found for f in _chain(folder)[0] if (found := config_in(f)) is not None]
 
 
 def config_in(folder: Path) -> Path | None:

@@ -348,15 +348,17 @@ def inside_path(raw: object) -> str | None:
     return None if path in (".", "..") or path.startswith("../") else path
 
 
-def _strings(value: object) -> list[object]:
-    """A manifest key's value as the list of what it names (a string, or a list of them)."""
-    return [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
+def named_paths(value: object) -> list[str]:
+    """A manifest key's value as the paths it names: a string, or the strings of a list."""
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 def component_paths(manifests: list[Mapping[str, Any]], key: str) -> list[str]:
     """The paths inside the plugin that the manifests' ``key`` (a string or a list of them)
     names (``inside_path``), each once."""
-    found = (inside_path(raw) for data in manifests for raw in _strings(data.get(key)))
+    found = (inside_path(raw) for data in manifests for raw in named_paths(data.get(key)))
     return list(dict.fromkeys(path for path in found if path is not None))
 
 

@@ -121,6 +121,13 @@ def _git(cwd: Path, *args: str, stdin: str | None = None) -> str:
     return done.stdout.strip()
 
 
+def _commit(repo: Path, *skill_files: str) -> None:
+    """A first commit of one small skill at each of ``skill_files``."""
+    write_files(repo, {rel: SKILL + "# S\n\nSteps.\n" for rel in skill_files})
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "1")
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     _git(tmp_path, "init", "-q")
@@ -132,10 +139,7 @@ def repo(tmp_path: Path) -> Path:
 def test_compare_against_reads_a_folder_named_like_pathspec_magic_literally(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name in ("skx", ":skx", ":!x"):
-        write_files(repo, {f"{name}/SKILL.md": SKILL + "# S\n\nSteps.\n"})
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "1")
+    _commit(repo, *(f"{name}/SKILL.md" for name in ("skx", ":skx", ":!x")))
     monkeypatch.chdir(repo)
     for name in (":skx", ":!x"):
         result = runner.invoke(app, ["compare", name, "--against", "HEAD"])
@@ -146,9 +150,7 @@ def test_compare_against_reads_a_folder_named_like_pathspec_magic_literally(
 def test_compare_against_a_tree_with_a_file_and_folder_of_one_name_is_one_error_line(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    write_files(repo, {"sk/SKILL.md": SKILL + "# S\n\nSteps.\n"})
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "1")
+    _commit(repo, "sk/SKILL.md")
     blob = _git(repo, "hash-object", "-w", "sk/SKILL.md")
     inner = _git(repo, "mktree", stdin=f"100644 blob {blob}\tSKILL.md\n")
     both = _git(
@@ -181,9 +183,7 @@ def test_a_report_index_whose_seal_is_not_ascii_is_not_trusted_and_no_crash(
 def test_compare_against_works_at_the_top_of_the_work_tree(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    write_files(repo, {"SKILL.md": SKILL + "# S\n\nSteps.\n"})
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "1")
+    _commit(repo, "SKILL.md")
     monkeypatch.chdir(repo)
     for path in (".", "SKILL.md"):
         result = runner.invoke(app, ["compare", path, "--against", "HEAD"])

@@ -62,13 +62,8 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for key, info in doc.fields.items():
         value = doc.frontmatter.get(key)
         expected = expected_type(key, value)
-        raw = doc.line_text(info.line).split(":", 1)[-1].strip()
-        if (
-            expected is not None
-            and key == "argument-hint"
-            and isinstance(value, list)
-            and raw.startswith("[")
-        ):
+        raw = doc.line_text(info.line).split(":", 1)[-1].strip() if expected else ""
+        if key == "argument-hint" and isinstance(value, list) and raw.startswith("["):
             # Claude Code's own examples write `argument-hint: [message]`, which YAML reads as
             # a list: a note, with the quoted form, not an error.
             quoted = raw.replace("\\", "\\\\").replace('"', '\\"')

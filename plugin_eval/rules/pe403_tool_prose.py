@@ -92,14 +92,16 @@ def _not_to_do(doc: SkillDocument) -> dict[int, tuple[list[str], list[str]]]:
     header: list[str] = []
     row_line = -1
     column = 0
+    heads = False
     for prose in doc.prose:
         if prose.block != "table":
             continue
         if prose.line != row_line:
             row_line, column = prose.line, 0
-            if _DELIMITER_ROW.match(doc.line_text(prose.line + 1)):
+            heads = _DELIMITER_ROW.match(doc.line_text(prose.line + 1)) is not None
+            if heads:
                 header = []  # a new table's header row
-        if _DELIMITER_ROW.match(doc.line_text(prose.line + 1)):
+        if heads:
             header.append(prose.text)
         else:
             negative = column < len(header) and _NEGATIVE_HEADER.search(header[column])

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterator
-from typing import Any
 
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.plugin import CODEX_MANIFEST, PluginDocument
+from plugin_eval.plugin import CODEX_MANIFEST, PluginDocument, named_paths
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_MANIFEST, good_plugin
@@ -16,21 +15,13 @@ from plugin_eval.walk import kind_within
 PATH_KEYS = ("commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers")
 
 
-def _paths(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str)]
-    return []
-
-
 def check(plugin: PluginDocument) -> Iterator[Finding]:
     files = plugin.listing.files
     for manifest in plugin.manifests:
         if manifest.data is None:
             continue
         for key in PATH_KEYS:
-            for raw in _paths(manifest.data.get(key)):
+            for raw in named_paths(manifest.data.get(key)):
                 if raw.startswith(("http://", "https://")) or "${" in raw:
                     continue
                 path = posixpath.normpath(raw.replace("\\", "/"))
