@@ -100,6 +100,12 @@ SHAPES: dict[str, Callable[[int], str]] = {
     # 360 KB).
     "paths-after-slash": body(lambda n: "```\n" + repeat("a/SKILL.md ", n) + "\n```\n"),
     "suppressions": body(lambda n: repeat("<!-- plugin-eval: ignore PE201 -->\n[a](b.md)\n\n", n)),
+    # Blocks opened twice (PE307 reads each block's lines once) and one block holding a
+    # fence with a language on every line after a long run of code.
+    "mispaired-fences": body(lambda n: repeat("```\n```js\nx\n```\n\n", n)),
+    "fence-in-long-block": body(lambda n: "```\n" + repeat("x = 1\n", n) + "```js\n```\n"),
+    # Headings with nothing under them (PE308 reads the token stream once).
+    "empty-sections": body(lambda n: repeat("## A\n\n", n)),
     "output-sections": body(
         lambda n: repeat("## Output\n\n```json\n{}\n```\n\n- `a` (str)\n\n", n)
     ),

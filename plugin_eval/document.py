@@ -102,6 +102,8 @@ class CodeBlock:
     closed: bool
     # How many blockquotes hold it: an unclosed fence there ends with the innermost quote.
     quotes: int = 0
+    # The fence that opened it ("```", "~~~~"); empty for an indented block.
+    marker: str = ""
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -746,7 +748,16 @@ class _Walk:
             closed = end > start and closing.startswith(marker) and set(closing) <= {marker[0]}
         language = tok.info.strip().split()[0].lower() if tok.info.strip() else ""
         self.code_blocks.append(
-            CodeBlock(language, tok.content, start, end, fenced, closed, quotes)
+            CodeBlock(
+                language,
+                tok.content,
+                start,
+                end,
+                fenced,
+                closed,
+                quotes,
+                tok.markup if fenced else "",
+            )
         )
 
     def _inline(self, tok: Token, line: int, block: str) -> str:

@@ -27,6 +27,7 @@ from plugin_eval.cli import app
 from plugin_eval.report import charts
 from plugin_eval.report.html import band
 from plugin_eval.report.neutral import visible
+from plugin_eval.scoring.composite import shown_delta
 from tests.conftest import REPO
 from tests.fake_llm_server import FakeLLM, JudgeFault
 
@@ -268,7 +269,9 @@ def test_what_changed_is_on_the_page(tree: tuple[Page, Path]) -> None:
     assert {"csv-cleanup", "hostile"} <= moved.keys()
     d = moved["csv-cleanup"]
     assert f"{d['before']:.1f}" in section and f"{d['after']:.1f}" in section
-    assert f"▼ {d['delta']:+.1f}" in section
+    # The change shown is the one between the scores shown (93.0 → 88.3 is -4.7, whatever
+    # the unrounded delta).
+    assert f"▼ {shown_delta(d['before'], d['after']) or 0.0:+.1f}" in section
     assert f"{changes['new_findings']} new finding(s)" in section
     assert "PE201 csv-cleanup/SKILL.md" in section  # the new finding, listed
 
@@ -406,7 +409,7 @@ def test_the_monte_carlo_section_says_simulation_and_gives_intervals(deep: Page)
     assert rows["precision"][:2] == ["1.00 [0.68–1.00]", "wilson"]
     assert rows["recall"][:2] == ["0.89 [0.56–0.98]", "wilson"]
     assert rows["F1"][:2] == ["0.94 [0.77–1.00]", "percentile bootstrap over prompts"]
-    assert rows["composite"][:1] == ["95.0 [89.8–96.8]"]
+    assert rows["composite"][:1] == ["95.1 [89.9–96.9]"]
     assert "Missed should-trigger runs went to: crlf-bom-valid 1." in text
     wrong = [tr for tr in deep.all("tr") if "crlf-bom-valid 1" in text_of(tr)]
     assert len(wrong) == 1 and "missed" in text_of(wrong[0])  # the prompt, and who took it

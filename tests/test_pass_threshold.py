@@ -263,9 +263,9 @@ def _block(lines: list[str]) -> list[str]:
 @pytest.mark.parametrize(
     ("skill", "preset", "verdict", "score"),
     [
-        ("corpus/csv-cleanup", "elite", "PASS", "92.58"),
-        ("corpus/http-retry-policy", "industry", "PASS", "82.5"),
-        ("corpus/http-retry-policy", "elite", "FAIL", "82.5"),
+        ("corpus/csv-cleanup", "elite", "PASS", "92.95"),
+        ("corpus/http-retry-policy", "industry", "PASS", "82.88"),
+        ("corpus/http-retry-policy", "elite", "FAIL", "82.88"),
         ("corpus/log-triage", "industry", "FAIL", "50.08"),
     ],
 )

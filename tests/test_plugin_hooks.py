@@ -151,6 +151,17 @@ def test_input_read_from_variables_is_placed_at_the_first_of_them(tmp_path: Path
     assert (code, line) == ("PE802", 9)
     assert column is not None and text[8][column - 1 :].startswith("$TOOL_NAME")
     assert message.startswith("hook command reads $TOOL_INPUT, $TOOL_NAME, which Claude Code")
+    # The fix names the variables it replaces, and nothing the command does not do.
+    [fix] = [
+        f.fix
+        for f in score_plugin(tmp_path / "csv-tools", Config(), "csv-tools").findings
+        if f.code == "PE802"
+    ]
+    assert fix == (
+        "Read the input from standard input in place of $TOOL_INPUT, $TOOL_NAME: a program "
+        "the command runs gets it there as it is, and a shell line takes one field with jq, "
+        "e.g. `jq -r '.tool_input.command'` (.tool_name, .tool_response …)."
+    )
 
 
 def test_a_manifest_may_name_another_hook_file(tmp_path: Path) -> None:

@@ -290,7 +290,16 @@ def test_a_field_by_another_tools_name_is_renamed_to_the_one_claude_code_reads(
         for f in score_plugin(tmp_path, Config(), "kit").findings
         if f.code == "PE704"
     ]
-    assert fixes == [(3, 1, "Rename it to 'allowed-tools'.")]
+    # The fix says what the field it names does: pre-approve, not restrict.
+    assert fixes == [
+        (
+            3,
+            1,
+            "Rename it to 'allowed-tools'. It pre-approves the tools it lists, so they run "
+            "without asking; it restricts no other tool. Keep only the tools the task needs, "
+            "scoped where they can be ('Bash(git:*)', not 'Bash').",
+        )
+    ]
 
 
 def test_a_marketplace_entrys_skills_folder_is_the_plugins_in_discovery_too(

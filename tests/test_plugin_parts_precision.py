@@ -11,6 +11,7 @@ import pytest
 
 from plugin_eval.config import Config
 from plugin_eval.plugin_score import score_plugin
+from plugin_eval.rules.base import GOOD_SKILL
 from plugin_eval.rules.plugin_base import GOOD_AGENT, GOOD_COMMAND, GOOD_MANIFEST, good_plugin
 from tests.conftest import write_files
 
@@ -124,6 +125,39 @@ def test_a_missing_manifest_folder_is_placed_at_its_key_and_may_be_dropped(
     )
 
 
+def test_a_skills_path_in_a_plugin_with_no_skill_anywhere_is_a_warning(tmp_path: Path) -> None:
+    # A generator wrote "skills" into the Codex manifest of a plugin of commands only.
+    folder = tmp_path / "audit-kit"
+    files = good_plugin(
+        **{".codex-plugin__plugin.json": '{\n  "name": "audit-kit",\n  "skills": "./skills/"\n}\n'}
+    )
+    del files["skills/csv-clean/SKILL.md"]
+    write_files(folder, files)
+    [finding] = [
+        f for f in score_plugin(folder, Config(), "audit-kit").findings if f.code == "PE505"
+    ]
+    assert (finding.path, finding.line, finding.column) == (
+        "audit-kit/.codex-plugin/plugin.json",
+        3,
+        3,
+    )
+    assert finding.severity.value == "warning"
+    assert finding.message == (
+        "'skills' path './skills/' does not exist, and the plugin has no skills anywhere: "
+        "nothing is lost, but the manifest names what is not there"
+    )
+    assert finding.fix == (
+        "Remove 'skills' from .codex-plugin/plugin.json, or create './skills/' with the "
+        "plugin's skills in it."
+    )
+    # With a skill in another folder, the path may be the one meant: an error, as before.
+    write_files(folder, {"skill/csv-clean/SKILL.md": GOOD_SKILL})
+    [finding] = [
+        f for f in score_plugin(folder, Config(), "audit-kit").findings if f.code == "PE505"
+    ]
+    assert finding.severity.value == "error"
+
+
 # --- PE606, PE704: keys Claude Code ignores ----------------------------------------------------
 
 
@@ -191,10 +225,12 @@ def test_a_command_key_of_another_tool_is_reported_and_its_own_fields_pass(
         tmp_path, "PE704", **{"commands__csv-clean.md": command}
     )
     assert (path, line, column) == ("notes-kit/commands/csv-clean.md", 6, 1)
-    assert message == "'globs' is not a field Claude Code reads for a command: it is ignored"
-    assert (
-        fix == "Delete it: Claude Code ignores it (say it in the prompt if the model should know)."
+    # Cursor's activation patterns are Claude Code's `paths`.
+    assert message == (
+        "'globs' is not a field Claude Code reads for a command (did you mean 'paths'?): "
+        "it is ignored"
     )
+    assert fix == "Rename it to 'paths'."
 
 
 def test_every_plugin_rule_lowers_a_sub_score_its_part_measures(tmp_path: Path) -> None:

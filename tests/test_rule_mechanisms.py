@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from plugin_eval.findings import Finding
 from plugin_eval.rules.pe105_name_folder_mismatch import _fix as name_fix
 from tests.conftest import MakeSkill, frontmatter, score, write_files
@@ -69,6 +71,34 @@ def test_my_in_a_list_of_what_users_say_is_theirs(make_skill: MakeSkill) -> None
     assert (
         of(score(make_skill(frontmatter(description) + "# T\n\nSteps.\n")).findings, "PE113") == []
     )
+
+
+@pytest.mark.parametrize(
+    ("description", "quoted"),
+    [
+        # The user's situation, after the word that makes it a condition, is not the voice.
+        ("Recovers lost Git commits. Use when you can't find a commit after a reset.", None),
+        ("Bisects failing CI runs. Use if your build fails only on the merge queue.", None),
+        ("Plans rollbacks. Use after you must revert a migration in production.", None),
+        # Addressed to the reader, even beside a condition further on.
+        ("You can't push binaries with it. Use when you need Git LFS.", "You can"),
+        ("Tunes queries before they bring down your server.", "your"),
+    ],
+)
+def test_a_condition_about_the_users_situation_is_not_the_second_person(
+    make_skill: MakeSkill, description: str, quoted: str | None
+) -> None:
+    found = [
+        f
+        for f in score(make_skill(frontmatter(description) + "# T\n\nSteps.\n")).findings
+        if f.code == "PE113"
+    ]
+    if quoted is None:
+        assert found == []
+    else:
+        [finding] = found
+        assert (finding.path, finding.line, finding.column) == ("example-skill/SKILL.md", 3, 1)
+        assert finding.message.endswith(f"('{quoted}')")
 
 
 def test_the_first_person_or_second_quoted_is_the_first_written(make_skill: MakeSkill) -> None:
@@ -181,3 +211,15 @@ def test_a_file_named_from_the_current_folder_is_mentioned(tmp_path: Path) -> No
     )
     found = score(tmp_path / "runner").findings
     assert [f.code for f in found if f.code in ("PE204", "PE208")] == []
+
+
+def test_a_tool_phrase_at_a_sentences_start_is_read_as_in_one(make_skill: MakeSkill) -> None:
+    # "Use Task tool …" and "The Read tool …" open a sentence with a capital and no "the".
+    body = (
+        "# Planner\n\n"
+        '- Use Task tool with subagent_type="database-architect" to draft the schema.\n'
+        "- The Read tool loads each migration first.\n"
+        "- Review the draft against the query patterns.\n"
+    )
+    found = score(make_skill(frontmatter(DESCRIPTION) + body)).findings
+    assert of(found, "PE403") == [("SKILL.md", 11, 3), ("SKILL.md", 12, 3)]

@@ -330,3 +330,37 @@ def test_only_an_input_stated_as_such_counts_in_prose(make_skill: MakeSkill) -> 
         "band: documented contract, inputs or outputs described in prose (0.60–0.79)",
         8,
     )
+
+
+def test_a_worker_without_a_contract_that_ships_its_scripts_is_placed_above_a_guide(
+    make_skill: MakeSkill,
+) -> None:
+    body = (
+        "# Spike sorting\n\nSort the recording, then curate the units.\n\n"
+        "```bash\npython scripts/sort.py recording.bin\n```\n\n"
+        "```bash\npython scripts/curate.py sorted/\n```\n"
+    )
+    guide = score(make_skill(HEAD + body, folder="guide")).subscores["orchestration_wiring"]
+    worker = score(
+        make_skill(
+            HEAD + body,
+            folder="worker",
+            files={
+                "scripts/sort.py": "print('sort')\n",
+                "scripts/curate.py": "print('curate')\n",
+                "scripts/lib/io.py": "",  # a library of theirs, not a script to run
+                "scripts/README.md": "Scripts.\n",
+            },
+        )
+    ).subscores["orchestration_wiring"]
+    assert round(worker.score - guide.score, 4) == 0.02
+    assert [(e.label, e.points) for e in worker.evidence][-1] == (
+        "ships 2 script(s) in scripts/ that do its work itself",
+        0.02,
+    )
+    # With a documented contract the band already says what kind of worker it is.
+    contract = WORKER_CONTRACT + "\n```bash\npython scripts/sort.py a\n```\n"
+    with_scripts = score(
+        make_skill(contract, folder="contract", files={"scripts/sort.py": "print(1)\n"})
+    ).subscores["orchestration_wiring"]
+    assert not any("script(s) in scripts/" in e.label for e in with_scripts.evidence)

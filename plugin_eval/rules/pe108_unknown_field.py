@@ -46,6 +46,14 @@ OTHER_NAMES = {
     "tool-access": "allowed-tools",
     "allowed-tool": "allowed-tools",
     "tools-allowed": "allowed-tools",
+    # Cursor's rules activate on file patterns; Claude Code's field for them is paths.
+    "globs": "paths",
+}
+# What a rename to a field does that its new name does not say.
+RENAMED_MEANS = {
+    "allowed-tools": " It pre-approves the tools it lists, so they run without asking; it "
+    "restricts no other tool. Keep only the tools the task needs, scoped where they can be "
+    "('Bash(git:*)', not 'Bash').",
 }
 
 
@@ -74,7 +82,7 @@ def unknown_fields(
             near = spelt or [k for k in ordered if _close(key, k)]
             near = [k for k in near if k not in fields]
             hint = f" (did you mean '{near[0]}'?)" if near else ""
-            fix = f"Rename it to '{near[0]}'." if near else fallback
+            fix = f"Rename it to '{near[0]}'.{RENAMED_MEANS.get(near[0], '')}" if near else fallback
         yield key, info.line, info.column, hint, fix
 
 

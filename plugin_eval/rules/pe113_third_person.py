@@ -32,6 +32,12 @@ SECOND_PERSON = regexes.compile(
     r"(?<![\w'])(?:[Yy]ou (?:can|should|could|will|may|might|must)\b|[Yy]our\b|[Yy]ou'll\b"
     r"|(?i:helps?|lets?|allows?|enables?|gives?|shows?|teaches?|guides?|for) you\b)"
 )
+# The word that makes what follows the user's situation: "Use when you can't find a commit",
+# "if your build fails", "after you must roll back" state when to use the skill, in the
+# user's words, and do not address the reader about it.
+CONDITION = regexes.compile(
+    r"(?i:\b(?:when|whenever|if|once|after|before|until|unless|while|where|because)\s+)$"
+)
 
 
 # "Use when: build a tool, scratch my itch." or "Triggers: …": a list of what users say, to
@@ -56,7 +62,15 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     # A list of what users say, after "Use when:" or "Triggers:", is theirs, quoted or not.
     if ":" in own:
         own = PHRASE_LIST.sub(_blank, own)
-    found = [m for m in (led(FIRST_PERSON).search(own), SECOND_PERSON.search(own)) if m]
+    addressed = next(
+        (
+            m
+            for m in SECOND_PERSON.finditer(own)
+            if not CONDITION.search(own, max(0, m.start() - 16), m.start())
+        ),
+        None,
+    )
+    found = [m for m in (led(FIRST_PERSON).search(own), addressed) if m]
     match = min(found, key=lambda m: m.start()) if found else None
     if match:
         line, column = field_location(doc, "description")
@@ -88,8 +102,8 @@ RULE = Rule(
     'quoted request such as "help me pick a chart" is what a user says): first-person '
     "pronouns (me, my, we, our, us, and 'I' followed by a verb), and the reader addressed about "
     "using the skill ('You can', 'you should', 'Your', 'helps you'). A condition about the "
-    "user's situation ('Use when you need to …') passes, as does a description in another "
-    "language.",
+    "user's situation ('Use when you need to …', 'when you can't find …', 'if your build "
+    "fails') passes, as does a description in another language.",
     links=(sources.BEST_PRACTICES,),
     check=check,
 )

@@ -47,6 +47,19 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 else:
                     problem = "does not exist"
                 line, column = manifest.position_of(key)
+                if problem == "does not exist" and not _has_any(plugin, key):
+                    # A path a generator wrote into every manifest: nothing is dropped.
+                    yield RULE.finding(
+                        f"'{key}' path '{raw}' does not exist, and the plugin has no {key} "
+                        "anywhere: nothing is lost, but the manifest names what is not there",
+                        line,
+                        column,
+                        path=manifest.path,
+                        fix=f"Remove '{key}' from {manifest.path}, or create '{raw}' with the "
+                        f"plugin's {key} in it.",
+                        severity=Severity.WARNING,
+                    )
+                    continue
                 yield RULE.finding(
                     f"'{key}' path '{raw}' {problem}",
                     line,
@@ -54,6 +67,18 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                     path=manifest.path,
                     fix=_fix(key, raw, problem),
                 )
+
+
+def _has_any(plugin: PluginDocument, key: str) -> bool:
+    """Whether the plugin may hold a component of the kind ``key`` names: for "skills",
+    whether any folder of it holds a SKILL.md (a skill is known by that file wherever it
+    is). A command or an agent is a Markdown file like any other, so for every other kind
+    the answer is yes."""
+    if key != "skills":
+        return True
+    return bool(plugin.skills) or any(
+        f.rsplit("/", 1)[-1] == "SKILL.md" for f in plugin.listing.files
+    )
 
 
 def _fix(key: str, raw: str, problem: str) -> str:
@@ -76,7 +101,8 @@ RULE = PluginRule(
     summary="Every path the manifest names (`commands`, `agents`, `skills`, `hooks`, "
     "`mcpServers`, …) exists inside the plugin folder, and is written from the plugin root "
     "with a leading `./` (a warning when it is not; a Codex manifest is not held to it). Paths "
-    "are checked, never opened.",
+    "are checked, never opened. A missing `skills` path is a warning when no folder of the "
+    "plugin holds a SKILL.md (nothing is dropped).",
     why="A missing path silently drops the components it should load; a path outside the "
     "plugin is not there once the plugin is installed.",
     fix="Correct the path (relative to the plugin root, starting with './') or add the file.",

@@ -54,6 +54,9 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 line,
                 column + len(before) if column is not None else None,
                 path=hooks.path,
+                fix=f"Read the input from standard input in place of {shown}: a program the "
+                "command runs gets it there as it is, and a shell line takes one field with "
+                "jq, e.g. `jq -r '.tool_input.command'` (.tool_name, .tool_response …).",
             )
 
 
@@ -69,8 +72,7 @@ RULE = PluginRule(
     why="Claude Code passes a hook its input as JSON on standard input and sets only "
     "CLAUDE_PROJECT_DIR, CLAUDE_PLUGIN_ROOT and CLAUDE_ENV_FILE: a guard that checks "
     "`$TOOL_INPUT` checks an empty string and lets everything through.",
-    fix="Read the input from standard input, e.g. `jq -r '.tool_input.command'`, and refer to "
-    "the plugin's files as ${CLAUDE_PLUGIN_ROOT}/….",
+    fix="Read the input from standard input, e.g. `jq -r '.tool_input.command'`.",
     bad=Example(
         good_plugin(
             **{

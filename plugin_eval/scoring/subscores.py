@@ -16,6 +16,7 @@ from plugin_eval.document import CodeBlock, Heading, Problem, SkillDocument
 from plugin_eval.evidence import Evidence, SubScore, total
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import BY_CODE
+from plugin_eval.rules.pe208_unmentioned_script import SCRIPT_SUFFIXES
 from plugin_eval.scoring.composite import penalty
 from plugin_eval.textsearch import Lowered, from_starts
 from plugin_eval.vocabulary import DimensionName, SubScoreName
@@ -256,6 +257,19 @@ def _labelled(doc: SkillDocument) -> int | None:
     return found["output"] if "input" in found and "output" in found else None
 
 
+# What shipping its own scripts adds in the band of a worker with no documented contract.
+SHIPPED_SCRIPTS_POINTS = 0.02
+
+
+def _shipped_scripts(doc: SkillDocument) -> int:
+    """How many programs (by suffix, as PE208 reads them) sit in the skill's scripts/."""
+    return sum(
+        1
+        for f in doc.listing.under("scripts")
+        if f.count("/") == 1 and f.lower().endswith(SCRIPT_SUFFIXES)
+    )
+
+
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
     headings = _Headings(doc, facts)
@@ -375,6 +389,17 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         )
         if len(worker_code) >= 2:
             evidence.append(Evidence(f"{len(worker_code)} worker code blocks", 0.06))
+        # A worker with no written contract still does its work itself when it ships the
+        # programs that do it (the rubric's "self-contained execution"): readers put such
+        # skills above the reference guides of the band.
+        shipped = _shipped_scripts(doc)
+        if shipped:
+            evidence.append(
+                Evidence(
+                    f"ships {shipped} script(s) in scripts/ that do its work itself",
+                    SHIPPED_SCRIPTS_POINTS,
+                )
+            )
 
     # "Use the SimPy skill when …" in SimPy's own body names itself, not a delegate.
     own = {n.lower() for n in (doc.name, doc.folder.name) if n}
