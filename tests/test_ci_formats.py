@@ -96,6 +96,18 @@ def test_sarif_result_carries_location_message_and_fix(make_skill: MakeSkill) ->
     )
 
 
+def test_sarif_message_brackets_open_no_link_the_skill_chose(make_skill: MakeSkill) -> None:
+    # A heading written as a Markdown link reaches PE308's message: in SARIF's plain text an
+    # unescaped "[…](…)" is an embedded link (§3.11.6), so the brackets are escaped.
+    skill = CLEAN + "\n## [Click to fix](https://evil.example/x)\n\n## Output\n\nOk.\n"
+    log = sarif.sarif_log([report_of(make_skill(skill))])
+    (result,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "PE308"]
+    assert result["message"]["text"].startswith(
+        "section '\\[Click to fix\\](https://evil.example/x)' is empty"
+    )
+    assert re.search(r"(?<!\\)[\[\]]", result["message"]["text"]) is None
+
+
 def test_sarif_finding_without_a_line_has_no_region(make_skill: MakeSkill) -> None:
     log = sarif.sarif_log([report_of(make_skill(CLEAN, files=UNUSED))])
     validate_sarif(log)

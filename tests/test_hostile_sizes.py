@@ -233,10 +233,9 @@ def test_a_large_body_is_scored_with_its_findings_capped(make_skill: MakeSkill, 
     [
         ("[l](references/m{i}.md) ", lambda i, width: 1 + i * width),
         ("see references/r{i}.md ", lambda i, width: 5 + i * width),
-        ("x the Read tool {i} ", lambda i, width: 3 + i * width),
         ("x <!-- plugin-eval: ignore PE9{i} --> ", lambda i, width: 28 + i * width),
     ],
-    ids=["links", "prose-references", "tool-prose", "suppression-codes"],
+    ids=["links", "prose-references", "suppression-codes"],
 )
 def test_each_of_many_findings_on_one_line_has_its_own_column(
     make_skill: MakeSkill, unit: str, column_of: Callable[[int, int], int]
@@ -246,7 +245,7 @@ def test_each_of_many_findings_on_one_line_has_its_own_column(
     body = "".join(unit.replace("{i}", f"{i:05d}") for i in range(count))
     width = len(unit.replace("{i}", "00000"))
     result = score(make_skill(FRONT + body + "\n"))
-    code = "PE403" if "tool" in unit else "PE008" if "ignore" in unit else "PE201"
+    code = "PE008" if "ignore" in unit else "PE201"
     found = _listed(result, code)
     listed, rest = found[:-1], found[-1]
     assert [(f.line, f.column) for f in listed] == [
@@ -256,6 +255,17 @@ def test_each_of_many_findings_on_one_line_has_its_own_column(
     more = count - budgets.FINDINGS_PER_CODE
     assert rest.message.startswith(f"{more:,} more ")
     assert rest.severity == found[0].severity
+
+
+def test_a_tool_named_many_times_on_one_line_is_one_finding_with_its_count(
+    make_skill: MakeSkill,
+) -> None:
+    body = "".join(f"x the Read tool {i:05d} " for i in range(50_000))
+    [finding] = _listed(score(make_skill(FRONT + body + "\n")), "PE403")
+    assert (finding.line, finding.column) == (6, 3)
+    assert (
+        finding.message == "'the Read tool' assumes Claude Code's tool names (50,000 times in all)"
+    )
 
 
 @pytest.mark.timeout(120)

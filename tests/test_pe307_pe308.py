@@ -64,6 +64,24 @@ def test_a_doubled_opening_fence_is_one_to_delete(tmp_path: Path) -> None:
     assert finding.fix == "Delete the fence at line 10: the block is opened twice."
 
 
+@pytest.mark.parametrize(
+    "inner",
+    ["``` python", "```\tpython", "```\u00a0bash", "````js"],
+)
+def test_an_inner_opener_is_read_as_commonmark_reads_its_info_string(
+    tmp_path: Path, inner: str
+) -> None:
+    # Spaces or tabs before the language are stripped; a no-break space is part of it.
+    body = f"```python\n{inner}\nprint(1)\n```\n"
+    assert where(found(tmp_path, body, "PE307")) == [("runbook-writer/SKILL.md", 9, 1)]
+
+
+def test_a_tilde_block_is_opened_only_by_tildes(tmp_path: Path) -> None:
+    body = "~~~\n~~~ python\nprint(1)\n~~~\n\n~~~\n~~~~\n```python\n~~~\n"
+    # "~~~ python" opens nothing inside; "~~~~" closes the second block, "```python" then opens.
+    assert where(found(tmp_path, body, "PE307")) == [("runbook-writer/SKILL.md", 9, 1)]
+
+
 def test_a_block_in_a_list_item_is_placed_at_its_column_in_the_file(tmp_path: Path) -> None:
     body = "1. Check the pods:\n\n   ```bash\n   ```bash\n   kubectl get pods\n   ```\n"
     assert where(found(tmp_path, body, "PE307")) == [("runbook-writer/SKILL.md", 11, 4)]
@@ -138,6 +156,17 @@ def test_empty_sections_are_reported_at_their_heading(tmp_path: Path) -> None:
         "section 'Related skills' is empty: nothing follows it before the end of the file",
     ]
     assert {f.severity.value for f in findings} == {"info"}
+
+
+def test_a_paragraph_made_a_heading_by_a_rule_under_it_is_content(tmp_path: Path) -> None:
+    # "Run … service." over a '---' is a heading to CommonMark, but the author wrote text.
+    body = "## Setup\nRun the installer.\nThen restart the service.\n---\n\n## Output\n\nOk.\n"
+    assert found(tmp_path, body, "PE308") == []
+
+
+def test_an_indented_heading_is_placed_where_it_starts(tmp_path: Path) -> None:
+    body = "   ## Empty\n\n## Output\n\nOk.\n"
+    assert where(found(tmp_path, body, "PE308")) == [("runbook-writer/SKILL.md", 8, 4)]
 
 
 @pytest.mark.parametrize(

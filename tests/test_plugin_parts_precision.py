@@ -252,3 +252,49 @@ def test_every_plugin_rule_lowers_a_sub_score_its_part_measures(tmp_path: Path) 
     result = score_plugin(folder, Config(), "notes-kit")
     (part,) = [p for p in result.parts if p.kind == "agent"]
     assert part.subscores["orchestration_wiring"].score == 0.9  # one warning: 0.10 off
+
+
+# --- PE603: a tool list where the agent's work is to read and report ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("description", "reported"),
+    [
+        ("Reviews pull requests for unsafe SQL and missing indexes. Use after a migration.", True),
+        ("Audits IAM policies for wildcard actions. Use PROACTIVELY on policy changes.", True),
+        ("Analyzes flaky test runs and explains the likely cause. Use when CI fails twice.", True),
+        # It makes changes: the tools it inherits are the ones it needs (the default).
+        ("Builds and deploys the preview environment. Use when a branch is pushed.", False),
+        ("Reviews and fixes lint errors in changed files. Use before a commit.", False),
+        ("HR partner for hiring, onboarding and leave policies.", False),
+    ],
+)
+def test_an_agent_without_tools_is_reported_only_when_its_work_is_reading(
+    tmp_path: Path, description: str, reported: bool
+) -> None:
+    agent = _agent(description).replace("tools: Read, Grep, Bash\n", "")
+    found = findings(tmp_path, "PE603", **{"agents__csv-analyst.md": agent})
+    if not reported:
+        assert found == []
+        return
+    [(path, line, column, message, fix)] = found
+    assert (path, line, column) == ("notes-kit/agents/csv-analyst.md", 1, 1)
+    word = description.split()[0]
+    assert message == (
+        f"agent's description says it reads and reports ('{word}') but it has no 'tools' "
+        "list, so it inherits every tool of the session, Write, Edit and Bash included"
+    )
+    assert fix == (
+        "Add 'tools: Read, Grep, Glob' and only what else the work needs (e.g. 'Bash(git diff:*)')."
+    )
+
+
+def test_a_malformed_tools_value_is_reported_whatever_the_agent_does(tmp_path: Path) -> None:
+    agent = _agent("Builds the preview environment.").replace(
+        "tools: Read, Grep, Bash\n", "tools: 3\n"
+    )
+    [(path, line, column, message, _)] = findings(
+        tmp_path, "PE603", **{"agents__csv-analyst.md": agent}
+    )
+    assert (path, line, column) == ("notes-kit/agents/csv-analyst.md", 4, 1)
+    assert message == "'tools' should be a comma-separated string or a list of tool names"

@@ -62,8 +62,14 @@ def test_a_tool_in_a_dont_column_or_after_a_negation_is_not_an_instruction(
         "| Use WebFetch to load the page | Guess |\n\n"
         "Don't use WebFetch for local files. Use WebFetch to load the docs.\n"
     )
-    found = of(score(make_skill(frontmatter(DESCRIPTION) + body)).findings, "PE403")
-    assert found == [("SKILL.md", 14, 3), ("SKILL.md", 16, 37)]
+    findings = [
+        f for f in score(make_skill(frontmatter(DESCRIPTION) + body)).findings if f.code == "PE403"
+    ]
+    # The Do cell and the last sentence remain: one finding for the tool, at its first phrase.
+    assert of(tuple(findings), "PE403") == [("SKILL.md", 14, 3)]
+    assert findings[0].message == (
+        "'Use WebFetch' assumes Claude Code's tool names (2 times in all; also line(s) 16)"
+    )
 
 
 def test_my_in_a_list_of_what_users_say_is_theirs(make_skill: MakeSkill) -> None:

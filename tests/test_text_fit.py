@@ -118,10 +118,10 @@ def test_a_location_loses_folders_from_its_middle_to_keep_code_and_flag_on_its_l
     corpus: Batch,
 ) -> None:
     text = api.render(corpus, "text", "batch", RenderOptions(width=60))
-    assert "  corpus/…/agents/worker.md:1:1: info PE603 AGENT_TOOLS" in text.splitlines()
+    assert "  corpus/…/agents/checker.md:1:1: info PE603 AGENT_TOOLS" in text.splitlines()
     # With room, the same location is whole.
     wide = api.render(corpus, "text", "batch", RenderOptions(width=120))
-    assert "  corpus/broken-plugin/agents/worker.md:1:1: info PE603 AGENT_TOOLS agent has" in wide
+    assert "  corpus/broken-plugin/agents/checker.md:1:1: info PE603 AGENT_TOOLS agent's" in wide
 
 
 def test_a_long_message_wraps_under_its_location_and_the_fix_under_its_label(

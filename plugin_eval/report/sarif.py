@@ -107,7 +107,9 @@ def sarif_log(
                         "toolExecutionNotifications": [
                             {
                                 "level": "error",
-                                "message": {"text": f"{f.path}: could not be scored: {f.error}"},
+                                "message": {
+                                    "text": plain(f"{f.path}: could not be scored: {f.error}")
+                                },
                             }
                             for f in failures
                         ],
@@ -126,9 +128,9 @@ def _descriptor(rule: RuleInfo) -> dict[str, Any]:
     return {
         "id": rule.code,
         "name": rule.flag,
-        "shortDescription": {"text": _first_sentence(rule.summary)},
-        "fullDescription": {"text": f"{rule.summary} {rule.why}"},
-        "help": {"text": rule.fix, "markdown": rule.documentation()},
+        "shortDescription": {"text": plain(_first_sentence(rule.summary))},
+        "fullDescription": {"text": plain(f"{rule.summary} {rule.why}")},
+        "help": {"text": plain(rule.fix), "markdown": rule.documentation()},
         "defaultConfiguration": {"level": LEVEL[rule.severity.value]},
         "properties": {
             "tags": tags,
@@ -167,7 +169,7 @@ def _result(f: FindingOut, rule_index: int, report: Scored, seen: Counter[str]) 
         "ruleId": f.code,
         "ruleIndex": rule_index,
         "level": LEVEL[f.severity],
-        "message": {"text": f"{_sentence(f.message)} Fix: {f.fix}"},
+        "message": {"text": plain(f"{_sentence(f.message)} Fix: {f.fix}")},
         "locations": [{"physicalLocation": physical}],
         "partialFingerprints": {FINGERPRINT: f"{digest}:{seen[digest]}"},
         "properties": {"flag": f.flag, "antiPattern": f.anti_pattern, "skill": report.name},
@@ -197,6 +199,13 @@ def _score(report: Scored) -> dict[str, Any]:
         "grade": c.grade,
         "confidenceLabel": c.confidence_label,
     }
+
+
+def plain(text: str) -> str:
+    """A plain-text SARIF message: its square brackets escaped, as SARIF asks of brackets that
+    open no embedded link (§3.11.6), so that text a skill wrote ('[Fix it](https://…)') is
+    never shown by a viewer as a link of its choosing."""
+    return text.replace("[", "\\[").replace("]", "\\]")
 
 
 def _first_sentence(text: str) -> str:

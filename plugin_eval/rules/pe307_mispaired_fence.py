@@ -13,10 +13,13 @@ from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 from plugin_eval.textsearch import one_line
 
-# A line of a block's content that would open a fence: up to three spaces, three or more
-# backticks or tildes, then an info string (a language). For backticks the info string holds
-# no backtick (```` ```x``` ```` is a code span, not a fence).
-OPENER = regexes.compile(r"^( {0,3})(`{3,}(?=[^`\s])[^`\n]*|~{3,}(?=[^~\s])[^\n]*)$", re.MULTILINE)
+# A line of a block's content that would open a fence: up to three spaces, a run of three or
+# more backticks or tildes, then, after spaces or tabs, an info string (a language). Only
+# spaces and tabs are stripped before it, as CommonMark does (a no-break space is info); a
+# backtick fence's info holds no backtick (```` ```x``` ```` is a code span, not a fence).
+OPENER = regexes.compile(
+    r"^( {0,3})(`{3,}(?!`)[ \t]*[^` \t\n][^`\n]*|~{3,}(?!~)[ \t]*[^ \t\n][^\n]*)$", re.MULTILINE
+)
 
 
 def _first_opener(block: CodeBlock) -> tuple[int, int, str] | None:
@@ -25,7 +28,7 @@ def _first_opener(block: CodeBlock) -> tuple[int, int, str] | None:
     marker = block.marker
     for match in OPENER.finditer(block.content):
         fence = match.group(2)
-        run = len(fence) - len(fence.lstrip(fence[0]))
+        run = len(fence) - len(fence.lstrip(fence[0]))  # the whole run: (?!`) and (?!~)
         if fence[0] == marker[0] and run >= len(marker):
             row = block.content.count("\n", 0, match.start())
             return row, len(match.group(1)) + 1, fence.strip()

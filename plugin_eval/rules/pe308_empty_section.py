@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from markdown_it.token import Token
+
 from plugin_eval.analysis import Facts
 from plugin_eval.document import Problem, SkillDocument
 from plugin_eval.findings import Finding, Severity
@@ -22,9 +24,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         level = int(tok.tag[1:])
         if level == 1:  # the title: what follows it is the whole skill
             continue
-        if tok.markup in ("-", "=") and "\n" in (
-            tokens[i + 1].content if i + 1 < len(tokens) else ""
-        ):
+        if _paragraph_made_heading(tokens, i):
             # A paragraph made a heading by a '---' right under it (a rule meant, with no
             # blank line before it): its text is the content, not an empty section's title.
             continue
@@ -32,7 +32,12 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         after = i + 3  # heading_open, inline, heading_close
         if after < len(tokens):
             nxt = tokens[after]
-            if nxt.type != "heading_open" or int(nxt.tag[1:]) > level or nxt.map is None:
+            if (
+                nxt.type != "heading_open"
+                or int(nxt.tag[1:]) > level
+                or nxt.map is None
+                or _paragraph_made_heading(tokens, after)  # content, as above
+            ):
                 continue
             heading = one_line(tokens[after + 1].content, 48)
             then = (
@@ -43,11 +48,21 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             then = "nothing follows it before the end of the file"
         else:
             continue
+        line = doc.body_start + tok.map[0]
+        text = doc.lines[line - 1] if line <= len(doc.lines) else ""
         yield RULE.finding(
             f"section '{title}' is empty: {then}",
-            doc.body_start + tok.map[0],
-            1,
+            line,
+            len(text) - len(text.lstrip(" \t")) + 1,  # where the heading starts
         )
+
+
+def _paragraph_made_heading(tokens: tuple[Token, ...], at: int) -> bool:
+    """Whether the heading opened at ``tokens[at]`` is a paragraph of several lines that a
+    '---' or '===' line under it turned into a heading."""
+    return (
+        tokens[at].markup in ("-", "=") and at + 1 < len(tokens) and "\n" in tokens[at + 1].content
+    )
 
 
 RULE = Rule(

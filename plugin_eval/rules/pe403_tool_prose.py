@@ -131,6 +131,8 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     columns = Columns(doc.line_text)
     # Each line read once, however many phrases it holds (one line may hold them all).
     names_harness: dict[int, bool] = {}
+    # Each tool's phrases, in the order they come: (line, phrase).
+    found: dict[str, list[tuple[int, str]]] = {}
     not_to_do: dict[int, tuple[list[str], list[str]]] | None = None
     for match in matches(text):
         if modifies_next(match, text):
@@ -144,8 +146,22 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             names_harness[line] = CLAUDE_CODE.search(doc.line_text(line)) is not None
         if names_harness[line]:
             continue
-        column = columns.find(line, match.group(0))
-        yield RULE.finding(f"'{match.group(0)}' assumes Claude Code's tool names", line, column)
+        named = _NAME.search(match.group(0))
+        tool = named.group(0) if named else match.group(0)
+        found.setdefault(tool, []).append((line, match.group(0)))
+    # One finding per tool: its first phrase, and where else the prose names it so.
+    for places in sorted(found.values(), key=lambda places: places[0][0]):
+        line, phrase = places[0]
+        more = sorted({at for at, _ in places[1:]} - {line})
+        also = ""
+        if len(places) > 1:
+            shown = ", ".join(map(str, more[:5])) + (", …" if len(more) > 5 else "")
+            also = f" ({len(places):,} times in all" + (f"; also line(s) {shown})" if more else ")")
+        yield RULE.finding(
+            f"'{phrase}' assumes Claude Code's tool names{also}",
+            line,
+            columns.find(line, phrase),
+        )
 
 
 RULE = Rule(
@@ -172,6 +188,7 @@ RULE = Rule(
     "only when what follows it on its line is a function word ('use Bash to …', 'run Read on "
     "…'), punctuation or nothing: before another word it is taken for that word's modifier "
     "('use Bash built-ins', 'use Grep patterns') and not reported, so 'use Read first' is "
-    "missed; a compound name ('use WebSearch fallback') is always reported.",
+    "missed; a compound name ('use WebSearch fallback') is always reported. Each tool is "
+    "reported once, at its first phrase, with the count and the other lines.",
     check=check,
 )
