@@ -656,11 +656,13 @@ def analyse(
 
 
 def _vague(text: str, name: str | None) -> bool:
-    """Whether ``text`` names fewer than three things, or nothing its skill's name does not."""
+    """Whether ``text`` names fewer than three things, or nothing its skill's name does not.
+    A verb that says nothing of the task ("Use when working with tdd workflows tdd cycle")
+    names nothing beyond the name either."""
     named = set(words_of((name or "").replace("-", " ")))
     if not text.isascii():
         content = set(words_of(text)).difference(STOPWORDS)
-        return content <= named or len(content) < 3
+        return content - GENERIC_VERBS <= named or len(content) < 3
     # The words one by one (words_of's, see there), until three things and one the name
     # does not name are found: the answer is then no, and the rest of the text is not read.
     things: set[str] = set()
@@ -670,7 +672,7 @@ def _vague(text: str, name: str | None) -> bool:
         if word in STOPWORDS:
             continue
         things.add(word)
-        unnamed = unnamed or word not in named
+        unnamed = unnamed or (word not in named and word not in GENERIC_VERBS)
         if unnamed and len(things) >= 3:
             return False
     return True

@@ -333,3 +333,24 @@ def test_a_trigger_phrase_with_no_situation_is_said_as_such(make_skill: MakeSkil
     assert finding.fix == (
         "After 'Use when', name three or more concrete situations, separated by commas."
     )
+
+
+def test_a_trigger_that_only_repeats_the_name_is_unusable(make_skill: MakeSkill) -> None:
+    # "working with" says nothing of the task: what is left is the name.
+    repeated = analyse(
+        "Use when working with tdd workflows tdd cycle", name="tdd-workflows-tdd-cycle"
+    )
+    assert (repeated.score, repeated.band) == (0.10, "unusable")
+    # A verb of the task's own is something a router can match beyond the name.
+    named = analyse("Use when reviewing tdd cycle logs after a run", name="tdd-workflows-tdd-cycle")
+    assert named.band != "unusable"
+    folder = make_skill(
+        "---\nname: tdd-cycle\ndescription: Use when working with tdd cycle\n---\n\n# T\n\nSteps.\n",
+        folder="tdd-cycle",
+    )
+    [finding] = [f for f in score(folder).findings if f.code == "PE102"]
+    assert (finding.path, finding.line, finding.column) == ("tdd-cycle/SKILL.md", 3, 1)
+    assert finding.message == (
+        "description says 'Use when …' but what follows only repeats the skill's name: it "
+        "names no situation a router could match a request against beyond the name"
+    )

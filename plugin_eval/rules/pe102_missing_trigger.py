@@ -11,7 +11,7 @@ from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 from plugin_eval.textsearch import one_line
-from plugin_eval.triggering import TRIGGER, display_width
+from plugin_eval.triggering import GENERIC_VERBS, STOPWORDS, TRIGGER, display_width, words_of
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -28,9 +28,18 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     phrase = TRIGGER.search(stripped)
     if phrase is not None:  # the words are there, with no situation after them
         said = stripped[phrase.start() : phrase.end()].strip()
+        # "Use when working with tdd workflows tdd cycle": only the name's words after it.
+        named = set(words_of((doc.name or "").replace("-", " ")))
+        content = set(words_of(stripped)) - STOPWORDS - GENERIC_VERBS
+        only_name = facts.trigger.band == "unusable" and bool(content) and content <= named
         yield RULE.finding(
-            f"description says '{one_line(said, 40)} …' but names no situation a router "
-            "could match a request against",
+            f"description says '{one_line(said, 40)} …' but "
+            + (
+                "what follows only repeats the skill's name: it names no situation a router "
+                "could match a request against beyond the name"
+                if only_name
+                else "names no situation a router could match a request against"
+            ),
             line,
             column,
             fix=f"After '{one_line(said, 40)}', name three or more concrete situations, "
