@@ -655,6 +655,20 @@ def analyse(
     return result(score, band, True, phrase, tuple(contexts))
 
 
+def first_sentence(text: str) -> str:
+    """``text`` up to the end of its first sentence, as descriptions are read here (not cut
+    at "e.g." or an initial)."""
+    end = _SENTENCE_END.search(text)
+    return text[: end.start()] if end else text
+
+
+def repeats_name(text: str, name: str | None) -> bool:
+    """Whether ``text`` names something and every word of it that does (not a stop word, nor
+    a verb that says nothing of the task, "working with") is a word of the skill's name."""
+    content = set(words_of(text)) - STOPWORDS - GENERIC_VERBS
+    return bool(content) and content <= set(words_of((name or "").replace("-", " ")))
+
+
 def _vague(text: str, name: str | None) -> bool:
     """Whether ``text`` names fewer than three things, or nothing its skill's name does not.
     A verb that says nothing of the task ("Use when working with tdd workflows tdd cycle")

@@ -11,7 +11,7 @@ from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
 from plugin_eval.textsearch import one_line
-from plugin_eval.triggering import GENERIC_VERBS, STOPWORDS, TRIGGER, display_width, words_of
+from plugin_eval.triggering import TRIGGER, display_width, repeats_name
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -29,9 +29,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     if phrase is not None:  # the words are there, with no situation after them
         said = stripped[phrase.start() : phrase.end()].strip()
         # "Use when working with tdd workflows tdd cycle": only the name's words after it.
-        named = set(words_of((doc.name or "").replace("-", " ")))
-        content = set(words_of(stripped)) - STOPWORDS - GENERIC_VERBS
-        only_name = facts.trigger.band == "unusable" and bool(content) and content <= named
+        only_name = facts.trigger.band == "unusable" and repeats_name(stripped, doc.name)
         yield RULE.finding(
             f"description says '{one_line(said, 40)} …' but "
             + (

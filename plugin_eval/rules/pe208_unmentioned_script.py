@@ -40,14 +40,18 @@ BODY = HEAD + "Check the header:\n\n```bash\npython scripts/check_fields.py data
 CHECK = "import sys\n\nprint(sys.argv[1])\n"
 
 
-def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
-    # Scripts the model is meant to run sit in scripts/ itself; subfolders hold their
-    # libraries, and tests are run by the author, not by the model.
-    scripts = [
+def shipped_scripts(doc: SkillDocument) -> list[str]:
+    """The scripts the model is meant to run: programs (by suffix) in scripts/ itself.
+    Subfolders hold their libraries, and tests are run by the author, not by the model."""
+    return [
         f
         for f in doc.listing.under("scripts")
         if f.count("/") == 1 and f.lower().endswith(SCRIPT_SUFFIXES) and not _TEST.search(f)
     ]
+
+
+def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
+    scripts = shipped_scripts(doc)
     unreached = [f for f in scripts if f not in facts.mentioned_files]
     if not unreached:
         return

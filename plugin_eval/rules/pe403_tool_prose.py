@@ -21,9 +21,8 @@ from plugin_eval.triggering import STOPWORDS
 
 # Matched at word starts (see textsearch.at_word_starts): "the Read tool", not "bathe Read tool".
 # "the Read tool" ("Use Task tool …" at a sentence's start too), and an instruction naming a
-# tool by itself: "Use WebFetch to load the
-# page", "run Bash". The tool's name is matched with its capital (a verb "read" is not the
-# Read tool), and not before a hyphen ("Read-only").
+# tool by itself: "Use WebFetch to load the page", "run Bash". The tool's name is matched with
+# its capital (a verb "read" is not the Read tool), and not before a hyphen ("Read-only").
 _NAMES = "|".join(sorted(CLAUDE_TOOLS))
 TOOL_PROSE = regexes.compile(
     r"(?:(?:[Tt]he|[Uu]se|[Uu]sing|[Cc]all|[Ww]ith)\s+(?:" + _NAMES + r")\s+tool\b"

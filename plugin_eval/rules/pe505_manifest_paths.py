@@ -47,7 +47,7 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 else:
                     problem = "does not exist"
                 line, column = manifest.position_of(key)
-                if problem == "does not exist" and not _has_any(plugin, key):
+                if problem == "does not exist" and key == "skills" and not _holds_a_skill(plugin):
                     # A path a generator wrote into every manifest: nothing is dropped.
                     yield RULE.finding(
                         f"'{key}' path '{raw}' does not exist, and the plugin has no {key} "
@@ -69,13 +69,9 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 )
 
 
-def _has_any(plugin: PluginDocument, key: str) -> bool:
-    """Whether the plugin may hold a component of the kind ``key`` names: for "skills",
-    whether any folder of it holds a SKILL.md (a skill is known by that file wherever it
-    is). A command or an agent is a Markdown file like any other, so for every other kind
-    the answer is yes."""
-    if key != "skills":
-        return True
+def _holds_a_skill(plugin: PluginDocument) -> bool:
+    """Whether any folder of the plugin holds a SKILL.md: a skill is known by that file
+    wherever it is (a command or an agent is a Markdown file like any other)."""
     return bool(plugin.skills) or any(
         f.rsplit("/", 1)[-1] == "SKILL.md" for f in plugin.listing.files
     )

@@ -12,6 +12,7 @@ from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
 from plugin_eval.textsearch import one_line
+from plugin_eval.triggering import first_sentence
 
 # What an agent's first sentence says its work is. One that reviews, audits, analyses or
 # advises reads and reports; one that also builds, writes, fixes or deploys needs the tools it
@@ -28,7 +29,6 @@ CHANGES = regexes.compile(
     r"set(?:s|ting)?\s+up|automat\w*|scaffold\w*|debug\w*|edit\w*|updat(?:e|es|ing))\b",
     re.IGNORECASE,
 )
-_FIRST_SENTENCE = regexes.compile(r"(?<=[.!?])\s")
 
 
 def reads_only(description: object) -> str | None:
@@ -37,7 +37,7 @@ def reads_only(description: object) -> str | None:
     changes anything; else None."""
     if not isinstance(description, str):
         return None
-    first = _FIRST_SENTENCE.split(description[:600], maxsplit=1)[0]
+    first = first_sentence(description[:600])
     found = READS.search(first)
     return found.group(0) if found and CHANGES.search(first) is None else None
 

@@ -16,7 +16,7 @@ from plugin_eval.document import CodeBlock, Heading, Problem, SkillDocument
 from plugin_eval.evidence import Evidence, SubScore, total
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import BY_CODE
-from plugin_eval.rules.pe208_unmentioned_script import SCRIPT_SUFFIXES
+from plugin_eval.rules.pe208_unmentioned_script import shipped_scripts
 from plugin_eval.scoring.composite import penalty
 from plugin_eval.textsearch import Lowered, from_starts
 from plugin_eval.vocabulary import DimensionName, SubScoreName
@@ -261,15 +261,6 @@ def _labelled(doc: SkillDocument) -> int | None:
 SHIPPED_SCRIPTS_POINTS = 0.02
 
 
-def _shipped_scripts(doc: SkillDocument) -> int:
-    """How many programs (by suffix, as PE208 reads them) sit in the skill's scripts/."""
-    return sum(
-        1
-        for f in doc.listing.under("scripts")
-        if f.count("/") == 1 and f.lower().endswith(SCRIPT_SUFFIXES)
-    )
-
-
 def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Finding]) -> SubScore:
     """Worker or orchestrator? Banded by the orchestration-fitness rubric."""
     headings = _Headings(doc, facts)
@@ -392,7 +383,7 @@ def orchestration_wiring(doc: SkillDocument, facts: Facts, findings: list[Findin
         # A worker with no written contract still does its work itself when it ships the
         # programs that do it (the rubric's "self-contained execution"): readers put such
         # skills above the reference guides of the band.
-        shipped = _shipped_scripts(doc)
+        shipped = len(shipped_scripts(doc))  # as PE208 reads them
         if shipped:
             evidence.append(
                 Evidence(
