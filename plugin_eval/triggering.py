@@ -51,6 +51,10 @@ TRIGGER_PATTERNS: tuple[str, ...] = (
     r"\b(?:when(?:ever)?|if)\s+(?P<pre>[^.;!?。]{3,200}?),\s*(?:use|invoke|activate|load|apply|"
     r"consult)\s+(?:this\s+skill|this|it|me)\b",
     r"\bpreferred\s+(?:for|when(?:ever)?)\b",
+    # What it is best at, said as its use: "Best for production protocols", "Ideal for batch
+    # screening", "Best suited for …". Read as one more trigger clause: on the tuning half of the
+    # validation set, descriptions that said so were ranked under their readers' ratings.
+    r"\b(?:best(?:\s+suited)?|ideal|well[\s-]suited|recommended)\s+for\b",
     # "Use for" left implicit: a sentence that is only "For A, B, and C." (no "use", "see" …
     # naming another tool for them, which is ALTERNATIVE's "for X, use Y").
     r"(?:^|(?<=[.!?]\s))for\s+(?![^.;!?]*\b(?:use|see|prefer|try|instead|may\s+be)\b)",

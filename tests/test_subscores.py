@@ -228,6 +228,22 @@ def test_a_boxed_template_after_provide_is_an_output_contract(make_skill: MakeSk
     assert evidence[0].label.startswith("band: worker with prose-only output")
 
 
+def test_a_configuration_with_elided_values_is_no_reply_template(make_skill: MakeSkill) -> None:
+    body = (
+        "# Runner\n\n## Configure\n\n1. Copy the config.\n2. Run the job.\n\n"
+        "**Configuration structure:**\n\n```yaml\ntask_name: ledger\nstages:\n"
+        "  load: {...}\n  merge: {...}\n  export: []\n```\n"
+    )
+    evidence = _orchestration_evidence(body, make_skill)
+    assert evidence[0][0].startswith("band: worker with prose-only output")
+    # Worded placeholders in the same place are the shape of what the job writes.
+    worded = body.replace("{...}", "{stage options}").replace("[]", "[file names]")
+    assert _orchestration_evidence(worded, make_skill)[0] == (
+        "band: documented contract, 1 exact output template(s) (0.60–0.79)",
+        15,  # the opening fence
+    )
+
+
 def _orchestration_evidence(body: str, make_skill: MakeSkill) -> list[tuple[str, int | None]]:
     sub = score(make_skill(HEAD + body)).subscores["orchestration_wiring"]
     return [(e.label, e.line) for e in sub.evidence]

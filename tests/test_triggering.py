@@ -79,6 +79,11 @@ def test_absent_or_vague_descriptions_are_unusable(description: str) -> None:
             2,
         ),
         ("Formats reports. For CSV exports, column cleanup, and ledger merges.", 3),
+        (
+            "Ledger toolkit. Use when merging quarterly CSV exports. Best for audit-ready ledger"
+            " files, reconciling bank statements.",
+            3,
+        ),
     ],
 )
 def test_contexts_are_counted_however_they_are_joined(description: str, expected: int) -> None:
@@ -128,6 +133,8 @@ def test_generic_single_context_scores_below_a_specific_one() -> None:
         "Formatea informes CSV. Úsalo cuando exportes tablas.",
         "Formats CSV reports. When exporting tables or merging ledgers, use this skill.",
         "Formats CSV reports. For exporting tables and merging ledgers.",
+        "Formats CSV reports. Best for quarterly ledger merges.",
+        "Formats CSV reports. Ideal for batch exports of finance tables.",
     ],
 )
 def test_trigger_statements_are_recognised(description: str) -> None:
