@@ -62,7 +62,8 @@ RULE = Rule(
     "'Use when/for/to …', 'Use this skill only when …', 'This skill should be used when …', "
     "'Invoke/Activate when …', 'Activates/Invoked when …', 'Triggers on …', 'TRIGGER: …', "
     "'When Claude needs to …', 'Best for …', 'Ideal for …', and the same in other languages "
-    "(用于…, 当…时使用, Úsalo cuando …). Skills with `disable-model-invocation: true` or `paths:` are exempt.",
+    "(用于…, 当…时使用, Úsalo cuando …). Skills with `disable-model-invocation: true` or "
+    "`paths:` are exempt.",
     why="Routers pick skills by matching the request against the situations a description "
     "names. A description that only names its topic is picked late, or never.",
     fix="Append 'Use when …' followed by three or more concrete situations, separated by commas.",

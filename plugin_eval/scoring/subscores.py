@@ -211,13 +211,14 @@ FIELD_ITEM = regexes.compile(
 # A labelled placeholder line of a reply template: "Position: [one sentence]", "- **Risk**:
 # <what could fail>", "Confidence: {High|Medium|Low}", "Name: {{ name }}". The bracket holds a
 # word: "key: {...}" elides a mapping and "key: []" is an empty list, in a file, not a reply.
+_ENDS_A_PLACEHOLDER = r":\s*[\[<{]{1,2}\s*\w"
 _PLACEHOLDER_LINE = regexes.compile(
-    r"^\s*[^\w\s]*\s*\**[\w][\w ()/'-]{0,40}\**\s*:\s*[\[<{]{1,2}\s*\w", re.M
+    r"^\s*[^\w\s]*\s*\**[\w][\w ()/'-]{0,40}\**\s*" + _ENDS_A_PLACEHOLDER, re.M
 )
 # How each match of _PLACEHOLDER_LINE ends; such ends never overlap, so a block holds as many
 # of them as it holds matches at least. ``re`` skips to each colon, where the ^ of the line
 # regex is tried at every position of the block.
-_PLACEHOLDER_END = regexes.compile(r":\s*[\[<{]{1,2}\s*\w")
+_PLACEHOLDER_END = regexes.compile(_ENDS_A_PLACEHOLDER)
 # The prose right before a block that says the block is the reply's shape.
 _TEMPLATE_INTRO = regexes.compile(
     r"\b(?:format|template|contract|deliver\w*|respond\w*|repl(?:y|ies)|output\w*|"
