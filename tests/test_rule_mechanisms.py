@@ -53,6 +53,31 @@ def test_a_script_named_through_the_skill_folder_is_mentioned(tmp_path: Path) ->
     assert [m.split("'")[1] for m in unmentioned] == ["scripts/other.py"]
 
 
+def test_a_script_imported_as_a_module_or_named_as_a_scripts_part_is_reached(
+    tmp_path: Path,
+) -> None:
+    # `render_ai.py` is the backend of the `render.py` the body runs (its name and a suffix);
+    # `layout.py` is imported as `scripts.layout`; `renderer.py` and `batch.py` are neither.
+    body = (
+        "# Posters\n\nDraw each poster:\n\n```bash\npython scripts/render.py poster.json\n```\n\n"
+        "Or from Python:\n\n```python\nfrom scripts.layout import grid\n```\n"
+    )
+    write_files(
+        tmp_path / "posters",
+        {
+            "SKILL.md": frontmatter(DESCRIPTION, name="posters") + body,
+            "scripts/render.py": "",
+            "scripts/render_ai.py": "",
+            "scripts/layout.py": "def grid():\n    return []\n",
+            "scripts/renderer.py": "",
+            "scripts/batch.py": "",
+        },
+    )
+    found = [f for f in score(tmp_path / "posters").findings if f.code == "PE208"]
+    assert [(f.path, f.line, f.column) for f in found] == [("posters/SKILL.md", None, None)] * 2
+    assert [f.message.split("'")[1] for f in found] == ["scripts/batch.py", "scripts/renderer.py"]
+
+
 def test_a_tool_in_a_dont_column_or_after_a_negation_is_not_an_instruction(
     make_skill: MakeSkill,
 ) -> None:

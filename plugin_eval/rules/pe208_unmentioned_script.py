@@ -60,12 +60,16 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     # shared (`python research_lookup.py` with a copy at the top and one in scripts/).
     text = doc.text
     unreached = [
-        f for f in unreached if f not in reached and not written(posixpath.basename(f), text)
+        f
+        for f in unreached
+        if f not in reached and not written(posixpath.basename(f), text) and not _imported(f, text)
     ]
     if not unreached:
         return
-    # A helper a mentioned script imports or calls is used through it.
-    used = _named_by(doc, [f for f in scripts if f not in unreached], unreached)
+    # A helper a mentioned script imports or calls is used through it, and so is one named as
+    # its part (`render_ai.py` beside `render.py`: the wrapper the body runs and its backend).
+    mentioned = [f for f in scripts if f not in unreached]
+    used = _named_by(doc, mentioned, unreached) | _parts_of(mentioned, unreached)
     for folder, paths, shown in per_folder(f for f in unreached if f not in used):
         if shown is not None:
             yield RULE.finding(
@@ -83,9 +87,42 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             )
 
 
+def _stem(path: str) -> str:
+    return posixpath.splitext(posixpath.basename(path))[0]
+
+
+def _imported(path: str, text: str) -> bool:
+    """Whether ``text`` imports the Python script at ``path`` as a module: ``scripts.render``
+    (``from scripts.render import …``), or ``import render`` / ``from render import …``."""
+    if not path.lower().endswith(".py"):
+        return False
+    stem = re.escape(_stem(path))
+    dotted = re.escape(posixpath.splitext(path)[0].replace("/", "."))
+    return (
+        re.search(
+            rf"(?<![\w.]){dotted}(?![\w-])|\b(?:from|import)\s+{stem}(?![\w.-])", text
+        )
+        is not None
+    )
+
+
+def _parts_of(mentioned: list[str], wanted: list[str]) -> set[str]:
+    """Of ``wanted``, the scripts whose name is a mentioned script's name and a suffix after
+    ``_`` or ``-`` (``render_ai.py``, ``render-worker.sh`` for ``render.py``)."""
+    stems = {_stem(f).lower() for f in mentioned}
+    return {
+        f
+        for f in wanted
+        if any(
+            _stem(f).lower().startswith(s) and _stem(f)[len(s) : len(s) + 1] in ("_", "-")
+            for s in stems
+        )
+    }
+
+
 def _named_by(doc: SkillDocument, readers: list[str], wanted: list[str]) -> set[str]:
     """Of ``wanted``, the scripts whose name (without extension) the ``readers`` write."""
-    stems = {f: re.escape(posixpath.splitext(posixpath.basename(f))[0]) for f in wanted}
+    stems = {f: re.escape(_stem(f)) for f in wanted}
     found: set[str] = set()
     for rel in readers[: budgets.LINKED_FILES_READ]:
         try:
@@ -107,7 +144,8 @@ RULE = Rule(
     summary="Each script directly in scripts/ (Python, shell, JavaScript, TypeScript, Ruby, "
     "Perl, R, PowerShell; not tests, not `_private` files) can be found from SKILL.md: named there, in a folder the body tells the model "
     "to search or look in, in a Markdown file SKILL.md links, or used by a script that is (its name "
-    "written in that script). More than three in one folder are one finding.",
+    "written in that script, or that script's name and a suffix: `render_ai.py` beside "
+    "`render.py`). More than three in one folder are one finding.",
     why="The model runs what SKILL.md tells it about; a script nobody mentions is never run, "
     "and the step it was written for is done by hand instead.",
     fix="Name the script where the step needs it, with its arguments and what it prints.",
@@ -128,7 +166,9 @@ RULE = Rule(
         Setting("LINKED_FILE_BYTES", "bytes read of each"),
     ),
     limits="A helper counts as used when a mentioned script writes its file name without the "
-    "extension (`from dates import parse`, `./dates.sh`); a helper used only through another "
+    "extension (`from dates import parse`, `./dates.sh`), or when its name is a mentioned "
+    "script's and a suffix after `_` or `-` (`render_ai.py`, `render-worker.sh` beside "
+    "`render.py`: the wrapper the body runs and the backend it loads); a helper used only through another "
     "helper, or loaded by a computed name, is reported. Subfolders of scripts/ (libraries), tests and files starting with `_` are "
     "never reported. The finding has no "
     "line, since the missing mention has no place yet.",
