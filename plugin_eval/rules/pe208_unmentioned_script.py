@@ -99,9 +99,7 @@ def _imported(path: str, text: str) -> bool:
     stem = re.escape(_stem(path))
     dotted = re.escape(posixpath.splitext(path)[0].replace("/", "."))
     return (
-        re.search(
-            rf"(?<![\w.]){dotted}(?![\w-])|\b(?:from|import)\s+{stem}(?![\w.-])", text
-        )
+        re.search(rf"(?<![\w.]){dotted}(?![\w-])|\b(?:from|import)\s+{stem}(?![\w.-])", text)
         is not None
     )
 
