@@ -32,6 +32,7 @@ CLAUDE_PLUGINS = DocLink(
 CLAUDE_HOOKS = DocLink(
     "Claude Code: hooks reference", "https://docs.claude.com/en/docs/claude-code/hooks"
 )
+GITIGNORE = DocLink("git: gitignore", "https://git-scm.com/docs/gitignore")
 SEMVER = DocLink("Semantic Versioning 2.0.0", "https://semver.org/")
 YAML = DocLink("YAML 1.2.2 specification", "https://yaml.org/spec/1.2.2/")
 COMMONMARK = DocLink(
