@@ -70,3 +70,38 @@ def test_a_script_is_looked_for_in_a_bounded_number_of_named_skills(tmp_path: Pa
     looked = [path for path, _ in result.outside_checks if path.endswith("draw_figure.py")]
     assert len(looked) == budgets.NAMED_SKILLS_SEARCHED
     assert [f for f in result.findings if f.code == "PE206"] == []
+
+
+def test_a_path_from_the_repository_root_is_reported_once_with_the_path_that_works(
+    tmp_path: Path,
+) -> None:
+    # The collection's README runs every command from its root; installed, the skill sits in
+    # ~/.claude/skills/lab-report/ and the user's project holds no skills/ folder.
+    body = (
+        "---\nname: lab-report\ndescription: Writes lab reports. Use when turning assay "
+        "results into a report.\n---\n\n# Lab report\n\n```bash\n"
+        "python skills/lab-report/scripts/summarise.py results.csv\n"  # line 9
+        "python skills/lab-report/scripts/summarise.py --plot results.csv\n"  # the same path
+        "python skills/lab-report/scripts/tabulate.py results.csv\n"  # not shipped
+        "python skills/figure-maker/scripts/draw_figure.py --out fig1.png\n"  # line 12
+        "```\n"
+    )
+    write_files(
+        tmp_path,
+        {"lab-report/SKILL.md": body, "lab-report/scripts/summarise.py": "print('ok')\n"},
+    )
+    result = score_skill(tmp_path / "lab-report", Config(), "lab-report")
+    found = [f for f in result.findings if f.code == "PE206"]
+    assert [(f.line, f.column) for f in found] == [(9, 8), (11, 8), (12, 8)]
+    assert found[0].message == (
+        "runs 'skills/lab-report/scripts/summarise.py', a path from the root of the repository "
+        "that holds the skill: installed, the skill is not there, and the command fails"
+    )
+    assert found[0].fix == "Write the path from the skill's folder: 'scripts/summarise.py'."
+    assert found[1].message.endswith("; 'scripts/tabulate.py' is not in the skill folder either")
+    assert found[2].message == (
+        "runs 'skills/figure-maker/scripts/draw_figure.py', the 'figure-maker' skill's script by "
+        "a path from the root of the repository that holds both: installed, the skills are not "
+        "there, and the command fails"
+    )
+    assert found[2].fix.startswith("Say that this skill needs the 'figure-maker' skill")

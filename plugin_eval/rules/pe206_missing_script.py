@@ -24,8 +24,11 @@ SCRIPT = "import sys\n\nprint(sys.argv[1])\n"
 # (${CLAUDE_SKILL_DIR}/, {baseDir}/): the way a body tells the model to run a script.
 # `./scripts/` is relative to the working directory, which is the user's project.
 SKILL_DIR = r"(?:\$\{?CLAUDE_SKILL_DIR\}?/|\{baseDir\}/|<skill[-_ ]?dir>/)"
+# Or after `skills/NAME/` (`python skills/infographics/scripts/render.py`): written from the
+# root of a repository that holds the skills, where the command works only in that checkout.
 SCRIPT_PATH = regexes.compile(
-    r"(?<![\w/.$-])(?P<prefix>" + SKILL_DIR + r")?(?P<path>scripts/[\w.-]+(?:/[\w.-]+)*)"
+    r"(?<![\w/.$-])(?:(?P<prefix>" + SKILL_DIR + r")|(?P<root>(?:\./)?skills/(?P<skill>[\w.-]+)/))?"
+    r"(?P<path>scripts/[\w.-]+(?:/[\w.-]+)*)"
 )
 
 COMMAND = regexes.compile(
@@ -46,6 +49,12 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             at_line += text.count("\n", counted, match.start())
             counted = match.start()
             path = posixpath.normpath(match.group("path").rstrip("."))
+            if match.group("root"):
+                written = match.group("root").removeprefix("./") + path
+                if written not in seen:
+                    seen.add(written)
+                    yield _from_root(doc, written, match.group("skill"), path, at_line, columns)
+                continue
             if path in seen or path in listing.files or listing.has_dir(path):
                 continue
             # A skill the body names that ships the script: the command is that skill's.
@@ -80,6 +89,32 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 )
 
 
+def _from_root(
+    doc: SkillDocument, written: str, skill: str, path: str, line: int, columns: Columns
+) -> Finding:
+    """A command that runs ``written`` (``skills/SKILL/scripts/…``) from a repository's root."""
+    column = columns.find(line, written)
+    if skill in {doc.folder.name, doc.name}:
+        there = path in doc.listing.files or doc.listing.has_dir(path)
+        return RULE.finding(
+            f"runs '{written}', a path from the root of the repository that holds the skill: "
+            "installed, the skill is not there, and the command fails"
+            + ("" if there else f"; '{path}' is not in the skill folder either"),
+            line,
+            column,
+            fix=f"Write the path from the skill's folder: '{path}'"
+            + ("." if there else f", and ship '{path}' in the skill."),
+        )
+    return RULE.finding(
+        f"runs '{written}', the '{skill}' skill's script by a path from the root of the "
+        "repository that holds both: installed, the skills are not there, and the command fails",
+        line,
+        column,
+        fix=f"Say that this skill needs the '{skill}' skill and run the script from that skill's "
+        "folder, or ship a copy in this skill's scripts/.",
+    )
+
+
 def _code(doc: SkillDocument) -> Iterator[tuple[str, int]]:
     """Code the model may run: fenced and indented blocks, then code spans; each with the line
     its text starts on."""
@@ -102,7 +137,9 @@ RULE = Rule(
     summary="Every `scripts/…` path that code in the body runs (a fenced or indented block, or "
     "a code span) is a file or folder of the skill. Where the path lacks only its extension "
     "(`scripts/check_fields` for `scripts/check_fields.py`), the finding names the real file; "
-    "where a sibling skill the body names ships it, the finding names that skill.",
+    "where a sibling skill the body names ships it, the finding names that skill. A path "
+    "written from the root of a repository that holds the skills (`skills/NAME/scripts/…`) "
+    "works only in that checkout, and is reported with the path from the skill's folder.",
     why="The model runs the command as written; a script that is not there fails the step, and "
     "the model improvises instead of following the skill.",
     fix="Ship the script in the skill's scripts/ folder, or correct the path.",
@@ -124,7 +161,11 @@ RULE = Rule(
     "scripts/ folder at all, a path is checked only if it is written from the skill's folder "
     "(`${CLAUDE_SKILL_DIR}/scripts/…`, `{baseDir}/scripts/…`) or a sibling skill the body "
     "names ships it (the finding then names that skill): otherwise it may name the user's "
-    "project's own scripts/. A script built or downloaded by an earlier step is reported too.",
+    "project's own scripts/. A script built or downloaded by an earlier step is reported too. "
+    "A `skills/NAME/` (or `./skills/NAME/`) before `scripts/` is read as a repository's root, "
+    "whether NAME is this skill or another; one after another folder "
+    "(`~/.claude/skills/NAME/`, `.claude/skills/NAME/`) is an installed skill's folder and is "
+    "not.",
     links=(sources.SPEC,),
     check=check,
 )
