@@ -88,3 +88,39 @@ def test_no_symlink_is_followed_into_or_out_of_a_sibling(tmp_path: Path) -> None
     assert [f.line for f in result.findings if f.code == "PE211"] == [8]
     layouts = str(tmp_path / "tree" / "probe-maps" / "references" / "layouts.md")
     assert (layouts, False) in result.outside_checks
+
+
+def test_a_file_a_linked_reference_points_to_is_looked_for_from_the_skill_and_the_file(
+    tmp_path: Path,
+) -> None:
+    # The skill's detail moved to references/details.md, which still points to files that
+    # were never shipped; one it writes from its own folder (`queries.md`) is there.
+    details = (
+        "# Details\n\n"
+        "**Reference:** See `references/jaeger-setup.md`\n\n"  # line 3: written from the skill
+        "For recording rules, read `queries.md`.\n\n"  # no folder: not a path of the skill
+        "Queries are in `references/queries.md`; see `examples/alerts.yaml`.\n\n"  # 7: there
+        "```yaml\n# See `assets/collector.yaml`\n```\n\n"  # in code: not read
+        "- `assets/jaeger-config.yaml.template`\n"  # line 13: heads a list item
+        "- See `references/jaeger-setup.md` again\n"  # the same path: reported once
+        "Tracing as told in the reference to `reference/finance.md`.\n"  # tells of a file
+    )
+    write_files(
+        tmp_path / "spike-sorting",
+        {
+            "SKILL.md": HEAD + "Detail is in [the details](references/details.md).\n",
+            "references/details.md": details,
+            "references/queries.md": "# Queries\n",
+            "references/examples/alerts.yaml": "groups: []\n",
+        },
+    )
+    result = score_skill(tmp_path / "spike-sorting", Config(), "spike-sorting")
+    found = [f for f in result.findings if f.code == "PE211"]
+    assert [(f.path, f.line, f.column) for f in found] == [
+        ("spike-sorting/references/details.md", 3, 21),
+        ("spike-sorting/references/details.md", 13, 4),
+    ]
+    assert found[0].message == (
+        "'references/details.md' names 'references/jaeger-setup.md' as a file of the skill, and "
+        "it is not in the skill folder"
+    )

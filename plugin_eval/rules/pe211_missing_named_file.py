@@ -33,8 +33,11 @@ EXAMPLE = regexes.compile(
 # word further off names what a file holds ("if detailed examples are needed, open `x`").
 JUST_EXAMPLE = regexes.compile(r"\bexamples?\W{0,3}\Z", re.IGNORECASE)
 # A word that points the reader at a file (read in the path's sentence, before it).
+# "Reference" points only as a label right before the path ("**Reference:** `…`"): "sees the
+# reference to `…`" tells of one.
 POINTER = regexes.compile(
-    r"\b(?:see|refer(?:s|red)?|read|load|open|consult|reference)\b|→|->", re.IGNORECASE
+    r"\b(?:see|refer(?:s|red)?|read|load|open|consult)\b|\breference\W{0,6}\Z|→|->",
+    re.IGNORECASE,
 )
 # What may come before a path that heads a list item or a table cell: the marker, emphasis.
 LEADING = regexes.compile(r"\s*(?:[-*+]|\d{1,9}[.)]|\|)?\s*(?:\*\*|__|\*|_)?\s*")
@@ -83,21 +86,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             linked = {(link.line, link.target) for link in doc.links}
         if (span.line, match.group(0)) in linked:
             continue
-        end = at + len(span.text)
-        start = max(0, at - AROUND)
-        if (
-            EXAMPLE.search(line, start, at)
-            or EXAMPLE.search(line, end, end + AROUND)
-            or JUST_EXAMPLE.search(line, start, max(start, at - 1)) is not None
-        ):
-            continue
-        # Named as a file to open: after a word that points at it in the same sentence ("See
-        # `…`", "refer to `…`", "→ `…`"), or heading an item of a list or table of files. A
-        # path in a sentence about layout ("keeps its detail in `references/…`") is not.
-        sentence = max(line.rfind(mark, start, at) for mark in ".!?") + 1
-        if not POINTER.search(line, max(start, sentence), at) and not (
-            span.block in ("list", "table") and LEADING.fullmatch(line, 0, max(0, at - 1))
-        ):
+        if not _points_to(line, at, at + len(span.text), span.block in ("list", "table")):
             continue
         # "`lora-recipes`'s `references/mapping.md`": a file of a sibling skill named with it.
         if any(facts.sibling_has(name, path) for name in _names_before(spans, index)):
@@ -121,6 +110,78 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 span.line,
                 at + 1,
             )
+    yield from _in_linked_files(doc, facts, seen)
+
+
+def _points_to(line: str, at: int, end: int, in_list: bool) -> bool:
+    """Whether the path at ``line[at:end]`` is named as a file to open: after a word that
+    points at it in the same sentence ("See `…`", "refer to `…`", "→ `…`"), or heading an item
+    of a list or table of files; never where the line calls it an example. A path in a
+    sentence about layout ("keeps its detail in `references/…`") is not."""
+    start = max(0, at - AROUND)
+    if (
+        EXAMPLE.search(line, start, at)
+        or EXAMPLE.search(line, end, end + AROUND)
+        or JUST_EXAMPLE.search(line, start, max(start, at - 1)) is not None
+    ):
+        return False
+    sentence = max(line.rfind(mark, start, at) for mark in ".!?") + 1
+    return POINTER.search(line, max(start, sentence), at) is not None or (
+        in_list and LEADING.fullmatch(line, 0, max(0, at - 1)) is not None
+    )
+
+
+# In a supporting file's raw text: a code span that is only a path, and a fence line.
+RAW_SPAN = regexes.compile(r"(?<!`)`(?P<span>(?:\./)?[\w-][\w.-]*/[\w./-]*[\w])`(?!`)")
+RAW_FENCE = regexes.compile(r"[ \t]{0,3}(```|~~~)")
+# A line that is an item of a list or a row of a table.
+LIST_OR_ROW = regexes.compile(r"\s*(?:[-*+]\s|\d{1,9}[.)]\s|\|)")
+
+
+def _in_linked_files(doc: SkillDocument, facts: Facts, seen: set[str]) -> Iterator[Finding]:
+    """The same paths in the Markdown files SKILL.md links (read as PE212 reads them: the
+    first few, each to a cap, code blocks left out), written from the skill folder or from
+    the file's own; each path reported once over the skill, at its first mention."""
+    listing = doc.listing
+    if not listing.complete:
+        return
+    for rel, raw in facts.linked_texts.items():
+        if b"`" not in raw or b"/" not in raw:
+            continue
+        base = posixpath.dirname(rel)
+        fence: str | None = None
+        for number, line in enumerate(raw.decode("utf-8", "replace").split("\n"), 1):
+            opener = RAW_FENCE.match(line)
+            if opener is not None:
+                fence = None if fence == opener[1] else fence or opener[1]
+                continue
+            if fence is not None or "`" not in line:
+                continue
+            for match in RAW_SPAN.finditer(line):
+                path = posixpath.normpath(match["span"].removeprefix("./"))
+                top = path.split("/", 1)[0]
+                if top not in SKILL_FOLDERS and not listing.has_dir(top):
+                    continue
+                if path.startswith("../") or path in seen:
+                    continue
+                beside = posixpath.normpath(posixpath.join(base, path))
+                if any(p in listing.files or listing.has_dir(p) for p in (path, beside)):
+                    continue
+                if not _points_to(
+                    line,
+                    match.start("span"),
+                    match.end("span"),
+                    LIST_OR_ROW.match(line) is not None,
+                ):
+                    continue
+                seen.add(path)
+                yield RULE.finding(
+                    f"'{rel}' names '{path}' as a file of the skill, and it is not in the skill "
+                    "folder",
+                    number,
+                    match.start("span") + 1,
+                    path=rel,
+                )
 
 
 def _names_before(spans: Sequence[Prose], index: int) -> list[str]:
@@ -147,9 +208,10 @@ RULE = Rule(
     summary='A file that the body points to in a code span ("See `references/api.md`", '
     '"refer to `assets/dashboard.json`", or heading an item of a list or table of files) is '
     "in the skill folder: the span is only a relative path, under references/, assets/ or "
-    "scripts/ (or reference/, resources/), or under another folder the skill has. Each missing path is "
-    "reported once, at its first mention; where a file of that name is elsewhere in the "
-    "skill, the finding names it.",
+    "scripts/ (or reference/, resources/), or under another folder the skill has. The Markdown "
+    "files SKILL.md links are read the same way, their paths written from the skill folder or "
+    "from the file's own. Each missing path is reported once, at its first mention; where a "
+    "file of that name is elsewhere in the skill, the finding names it (in SKILL.md).",
     why="The model opens the file the body points to when it needs the detail, and finds "
     "nothing. Links and prose paths are ORPHAN_REFERENCE's (PE201), which leaves code alone.",
     fix="Add the file, correct the path, or drop the mention.",
@@ -168,8 +230,11 @@ RULE = Rule(
     limits="Only a span that is a path and nothing else is read (`references/api.md`, not "
     "`cat references/api.md`; commands that run scripts are MISSING_SCRIPT's, PE206), and "
     "only where its sentence points to it (no 'see', 'refer to', 'read', 'open', 'load', "
-    "'consult', '→' before it, and not heading a list item or table cell: a path in a "
-    "sentence about layout is not a claim). A path under a folder other than references/, "
+    "'consult', '→', or a 'Reference:' label right before it, and not heading a list item or "
+    "table cell: a path in a sentence about layout is not a claim). In a linked file, spans "
+    "are found in its text outside fenced code (one backtick each side), the first files and "
+    "bytes only (as DEAD_LINK_IN_REFERENCE, PE212, reads them), and a sibling skill's name "
+    "before a path is not looked for. A path under a folder other than references/, "
     "assets/, scripts/, reference/ or resources/ that the skill does not have (`docs/`, `src/`) may be the user's "
     "project's and is not checked; 'See `scripts/setup.sh` in your repository' is reported. "
     "A line that calls the path an example ('e.g.', 'such as', 'for example', or 'example:' "
