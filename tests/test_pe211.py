@@ -124,3 +124,32 @@ def test_a_file_a_linked_reference_points_to_is_looked_for_from_the_skill_and_th
         "'references/details.md' names 'references/jaeger-setup.md' as a file of the skill, and "
         "it is not in the skill folder"
     )
+
+
+def test_a_heading_that_is_only_a_path_names_that_file(tmp_path: Path) -> None:
+    body = (
+        "## Resources\n\n"  # line 8
+        "### reference/standard_workflow.md\n"  # line 10: the folder is references/
+        "Each stage, explained.\n\n"
+        "### `scripts/run_sorting.py`\n"  # line 13: shipped
+        "Runs Kilosort.\n\n"
+        "### assets/report_template.md\n"  # line 16: nowhere
+        "A report to fill in.\n\n"
+        "### Workflow notes\n"  # not a path
+    )
+    write_files(
+        tmp_path / "spike-sorting",
+        {
+            "SKILL.md": HEAD + body,
+            "references/standard_workflow.md": "# Workflow\n",
+            "scripts/run_sorting.py": "print('sorted')\n",
+        },
+    )
+    result = score_skill(tmp_path / "spike-sorting", Config(), "spike-sorting")
+    found = [f for f in result.findings if f.code == "PE211"]
+    assert [(f.line, f.column) for f in found] == [(10, 5), (16, 5)]
+    assert found[0].fix == "Write the file's path as it is: 'references/standard_workflow.md'."
+    assert found[1].message == (
+        "names 'assets/report_template.md' as a file of the skill, and it is not in the skill "
+        "folder"
+    )

@@ -52,6 +52,27 @@ def test_a_target_that_differs_only_in_case_names_the_real_file(
     assert finding.message.startswith(f"link '{target}' matches '{real}' only in letter case")
 
 
+def test_a_target_whose_file_is_in_another_folder_names_that_file_in_the_fix(
+    make_skill: MakeSkill,
+) -> None:
+    # `reference/` for `references/`: the one file of that name is what the link meant; with
+    # two of that name the fix cannot choose.
+    body = (
+        "# T\n\nSee [the workflow](reference/workflow.md) and [the notes](notes/api.md).\n"
+    )
+    files = {
+        "references/workflow.md": "# W\n",
+        "references/api.md": "# A\n",
+        "docs/api.md": "# A\n",
+    }
+    result = score(make_skill(HEAD + body, files=files))
+    found = [(f.line, f.column, f.fix) for f in result.findings if f.code == "PE201"]
+    assert found == [
+        (8, 5, "Write the path as the file is: 'references/workflow.md'."),
+        (8, 47, "Create 'notes/api.md' or correct the path."),
+    ]
+
+
 def test_existing_targets_and_anchors_are_fine(make_skill: MakeSkill) -> None:
     body = (
         "# Title\n\n[guide](references/guide.md#part) and [top](#title) and [mail](mailto:a@b.c)\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterator
 
 from plugin_eval.analysis import Facts, RefStatus
@@ -19,6 +20,7 @@ BODY = (
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     by_case: dict[str, str] | None = None
+    by_name: dict[str, list[str]] | None = None
     for ref in facts.references:
         if ref.status is not RefStatus.MISSING:
             continue
@@ -45,11 +47,19 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 fix=f"Write the path as the file is named: '{real}'.",
             )
             continue
+        # A file of that name elsewhere in the skill is what the path most likely meant.
+        if by_name is None:
+            by_name = {}
+            for f in doc.listing.files:
+                by_name.setdefault(posixpath.basename(f).casefold(), []).append(f)
+        near = by_name.get(posixpath.basename(ref.path).casefold(), [])
         yield RULE.finding(
             f"{what} '{ref.target}' points at a file that does not exist in the skill folder",
             ref.line,
             ref.column,
-            fix=f"Create '{ref.path}' or correct the path.",
+            fix=f"Write the path as the file is: '{near[0]}'."
+            if len(near) == 1
+            else f"Create '{ref.path}' or correct the path.",
         )
 
 
@@ -71,7 +81,8 @@ RULE = Rule(
     limits="A `references/…` path in prose without a link counts only when it names a file "
     "(has an extension) or something that exists: 'a references/citations section' is words. "
     "A target that differs from a file only in letter case is reported as dead (it is, "
-    "on Linux), with the file's real name in the fix; a target that is a FIFO, socket or "
+    "on Linux), with the file's real name in the fix, and so is the one file of the same name "
+    "in another folder of the skill (`reference/api.md` for `references/api.md`); a target that is a FIFO, socket or "
     "device is never opened and is reported as such. "
     "Links, images and `references/…` paths in prose are checked; other bare paths in "
     "prose (`scripts/run.py` without a link) are not. Links inside the files SKILL.md links "

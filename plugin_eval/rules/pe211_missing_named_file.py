@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from plugin_eval import regexes
 from plugin_eval.analysis import Facts
@@ -58,7 +58,16 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     seen: set[str] = set()
     # Built at the first path that is missing (most skills have none).
     linked: set[tuple[int, str]] | None = None
-    by_name: dict[str, list[str]] | None = None
+    names: dict[str, list[str]] = {}
+
+    def by_name() -> dict[str, list[str]]:
+        """The skill's files by lowercased file name, built at the first missing path (most
+        skills have none)."""
+        if not names:
+            for f in listing.files:
+                names.setdefault(posixpath.basename(f).lower(), []).append(f)
+        return names
+
     # Where each span stands on its line: found from where the last one ended, so a line
     # holding thousands of spans is read once, not once per span.
     after: dict[int, int] = {}
@@ -92,25 +101,42 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         if any(facts.sibling_has(name, path) for name in _names_before(spans, index)):
             continue
         seen.add(path)
-        if by_name is None:
-            by_name = {}
-            for f in listing.files:
-                by_name.setdefault(posixpath.basename(f).lower(), []).append(f)
-        near = by_name.get(posixpath.basename(path).lower(), [])
-        if len(near) == 1:
-            yield RULE.finding(
-                f"names '{path}', which is not in the skill folder; the file is '{near[0]}'",
-                span.line,
-                at + 1,
-                fix=f"Write the file's path as it is: '{near[0]}'.",
-            )
-        else:
-            yield RULE.finding(
-                f"names '{path}' as a file of the skill, and it is not in the skill folder",
-                span.line,
-                at + 1,
-            )
+        yield _missing(path, span.line, at + 1, by_name())
+    # A heading that is only a path titles the file it describes ("### reference/api.md").
+    for heading in doc.headings:
+        match = SPAN_PATH.fullmatch(heading.text.strip().strip("`"))
+        if match is None:
+            continue
+        top = match.group("top")
+        path = posixpath.normpath(match.group("path"))
+        if top not in SKILL_FOLDERS and not listing.has_dir(top):
+            continue
+        if path.startswith("../") or path in seen or path in listing.files or listing.has_dir(path):
+            continue
+        seen.add(path)
+        text = doc.line_text(heading.line)
+        at = text.find(match.group(0))
+        yield _missing(path, heading.line, at + 1 if at >= 0 else None, by_name())
     yield from _in_linked_files(doc, facts, seen)
+
+
+def _missing(
+    path: str, line: int, column: int | None, by_name: Mapping[str, Sequence[str]]
+) -> Finding:
+    """The finding for ``path``, named at ``line``: with the file of that name elsewhere in the
+    skill (``by_name``: the skill's files by lowercased file name), where there is exactly
+    one."""
+    near = by_name.get(posixpath.basename(path).lower(), ())
+    if len(near) == 1:
+        return RULE.finding(
+            f"names '{path}', which is not in the skill folder; the file is '{near[0]}'",
+            line,
+            column,
+            fix=f"Write the file's path as it is: '{near[0]}'.",
+        )
+    return RULE.finding(
+        f"names '{path}' as a file of the skill, and it is not in the skill folder", line, column
+    )
 
 
 def _points_to(line: str, at: int, end: int, in_list: bool) -> bool:
@@ -210,8 +236,10 @@ RULE = Rule(
     "in the skill folder: the span is only a relative path, under references/, assets/ or "
     "scripts/ (or reference/, resources/), or under another folder the skill has. The Markdown "
     "files SKILL.md links are read the same way, their paths written from the skill folder or "
-    "from the file's own. Each missing path is reported once, at its first mention; where a "
-    "file of that name is elsewhere in the skill, the finding names it (in SKILL.md).",
+    "from the file's own. A heading of SKILL.md that is only such a path (`### "
+    "reference/api.md`) titles that file and is read too. Each missing path is reported once, "
+    "at its first mention; where a file of that name is elsewhere in the skill, the finding "
+    "names it (in SKILL.md).",
     why="The model opens the file the body points to when it needs the detail, and finds "
     "nothing. Links and prose paths are ORPHAN_REFERENCE's (PE201), which leaves code alone.",
     fix="Add the file, correct the path, or drop the mention.",
