@@ -488,6 +488,15 @@ class Facts:
         return frozenset(found)
 
     @cached_property
+    def files_by_name(self) -> dict[str, list[str]]:
+        """The skill's files by file name, case folded: where a path that is not there names a
+        file that is, in another folder ("reference/api.md" for "references/api.md")."""
+        out: dict[str, list[str]] = {}
+        for f in self.doc.listing.files:
+            out.setdefault(posixpath.basename(f).casefold(), []).append(f)
+        return out
+
+    @cached_property
     def linked_texts(self) -> dict[str, bytes]:
         """The Markdown files SKILL.md links or names (the first few, each up to a cap), as
         read: what they point at is reached through them. Parsed only where needed."""

@@ -57,9 +57,7 @@ def test_a_target_whose_file_is_in_another_folder_names_that_file_in_the_fix(
 ) -> None:
     # `reference/` for `references/`: the one file of that name is what the link meant; with
     # two of that name the fix cannot choose.
-    body = (
-        "# T\n\nSee [the workflow](reference/workflow.md) and [the notes](notes/api.md).\n"
-    )
+    body = "# T\n\nSee [the workflow](reference/workflow.md) and [the notes](notes/api.md).\n"
     files = {
         "references/workflow.md": "# W\n",
         "references/api.md": "# A\n",

@@ -20,7 +20,6 @@ BODY = (
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     by_case: dict[str, str] | None = None
-    by_name: dict[str, list[str]] | None = None
     for ref in facts.references:
         if ref.status is not RefStatus.MISSING:
             continue
@@ -48,11 +47,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             )
             continue
         # A file of that name elsewhere in the skill is what the path most likely meant.
-        if by_name is None:
-            by_name = {}
-            for f in doc.listing.files:
-                by_name.setdefault(posixpath.basename(f).casefold(), []).append(f)
-        near = by_name.get(posixpath.basename(ref.path).casefold(), [])
+        near = facts.files_by_name.get(posixpath.basename(ref.path).casefold(), [])
         yield RULE.finding(
             f"{what} '{ref.target}' points at a file that does not exist in the skill folder",
             ref.line,

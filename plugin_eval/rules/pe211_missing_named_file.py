@@ -58,16 +58,6 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     seen: set[str] = set()
     # Built at the first path that is missing (most skills have none).
     linked: set[tuple[int, str]] | None = None
-    names: dict[str, list[str]] = {}
-
-    def by_name() -> dict[str, list[str]]:
-        """The skill's files by lowercased file name, built at the first missing path (most
-        skills have none)."""
-        if not names:
-            for f in listing.files:
-                names.setdefault(posixpath.basename(f).lower(), []).append(f)
-        return names
-
     # Where each span stands on its line: found from where the last one ended, so a line
     # holding thousands of spans is read once, not once per span.
     after: dict[int, int] = {}
@@ -101,7 +91,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         if any(facts.sibling_has(name, path) for name in _names_before(spans, index)):
             continue
         seen.add(path)
-        yield _missing(path, span.line, at + 1, by_name())
+        yield _missing(path, span.line, at + 1, facts.files_by_name)
     # A heading that is only a path titles the file it describes ("### reference/api.md").
     for heading in doc.headings:
         match = SPAN_PATH.fullmatch(heading.text.strip().strip("`"))
@@ -116,7 +106,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         seen.add(path)
         text = doc.line_text(heading.line)
         at = text.find(match.group(0))
-        yield _missing(path, heading.line, at + 1 if at >= 0 else None, by_name())
+        yield _missing(path, heading.line, at + 1 if at >= 0 else None, facts.files_by_name)
     yield from _in_linked_files(doc, facts, seen)
 
 
@@ -124,9 +114,8 @@ def _missing(
     path: str, line: int, column: int | None, by_name: Mapping[str, Sequence[str]]
 ) -> Finding:
     """The finding for ``path``, named at ``line``: with the file of that name elsewhere in the
-    skill (``by_name``: the skill's files by lowercased file name), where there is exactly
-    one."""
-    near = by_name.get(posixpath.basename(path).lower(), ())
+    skill (``by_name``: Facts.files_by_name), where there is exactly one."""
+    near = by_name.get(posixpath.basename(path).casefold(), ())
     if len(near) == 1:
         return RULE.finding(
             f"names '{path}', which is not in the skill folder; the file is '{near[0]}'",
