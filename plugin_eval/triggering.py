@@ -144,8 +144,13 @@ NEGATIVE = (
 )
 SITUATION = Caseless(r"(?:when(?:ever)?|if\s+you|while)\b", word_start=True)
 # Naming where another tool takes over: "For quick lookups use gget", "…; otherwise use X".
+# The "for …"/"to …" opens a sentence or clause (after an end, a comma, a dash, a quote or a
+# parenthesis), and what is used is another thing: "how to find and use skills", "a monolith
+# to use bounded contexts", "to be opened, …, use this skill", "for various use cases" and
+# "… memory Use when:" name none.
 ALTERNATIVE = Caseless(
-    r"\b(?:for|to)\s+[^.;:!?]{3,80}?,?\s+(?:use|prefer|see)\s+(?:the\s+)?`?[\w.-]+|"
+    r"(?:^|(?<=[.;:!?,\"'”’(—–])|(?<=\s-))\s*(?:for|to)\s+[^.;:!?]{3,80}?,?\s+(?:use|prefer|see)\s+"
+    r"(?!(?:this|it|me|them|when|whenever|cases?)\b)(?:the\s+)?`?[\w.-]+|"
     r"\botherwise\s+use\b|\bnot\s+(?:a|an)\s+replacement\s+for\b"
 )
 # A quantifier over a whole class of requests ("any question", "all AI tasks", "every
@@ -193,6 +198,11 @@ _SENTENCE_END = regexes.compile(
     r"[.!?。!?\n](?:(?<=[.!?。!?])(?<!\be\.g.)(?<!\bi\.e.)(?<!\betc.)(?<!\b[A-Z].)(?=\s|$)"
     r"|(?<=\n)\s*\n|(?<=[。!?]))"
 )
+_SPACED_DASH = regexes.compile(r"\s[-–—]\s+")
+# A verb of the third person singular, lowercase ("creates", "requires", "guides"): what the
+# skill does, after the situations. Not "is", "has" or "was" (nor a plural noun that opens
+# a situation: those start a list of several dashes).
+_DOES = regexes.compile(r"[a-z]{2,}(?<!ss)(?<!\bi)s\b")
 _PAREN = regexes.compile(r"\([^()]*\)|（[^（）]*）")
 # Where a clause splits into contexts: at ';', ',' or '、' with the white space around it, at
 # "or" (or "and", "plus" … before "when", "for" … or a gerund) between white space, and at
@@ -345,6 +355,12 @@ def _clauses(text: str, first: re.Match[str] | None) -> list[str]:
         end = end_match.start() if end_match else len(text)
         if end == start and end_match:
             end = end_match.end()
+        # "Use when X - creates Y": one spaced dash before a verb of the third person ends
+        # the situations, and what the skill does follows. Several dashes are a list of them
+        # ("Use when: - tests fail - builds break").
+        dashes = list(_SPACED_DASH.finditer(text, start, end))
+        if len(dashes) == 1 and _DOES.match(text, dashes[0].end()):
+            end = dashes[0].start()
         clauses.append(text[start:end])
         pos = max(end, start + 1)
     return clauses

@@ -203,6 +203,47 @@ def test_naming_what_to_use_instead_counts_as_a_boundary() -> None:
     assert analyse(bounded).score == round(analyse(plain).score + 0.05, 4)
 
 
+@pytest.mark.parametrize(
+    "description",
+    [
+        # "to … use" inside a clause names no other tool, nor does "use this skill".
+        "Routes every session. Use when starting work - explains how to find and use skills.",
+        "Slide decks. If a deck needs to be opened, edited, or created, use this skill.",
+        "Architecture templates. Use when refactoring a monolith to use bounded contexts.",
+        "A collection of prompts for various use cases. Use when drafting a system prompt.",
+        "Memory systems for LLM conversations including entity memory Use when: a chat must "
+        "recall facts.",
+    ],
+)
+def test_to_or_for_before_use_inside_a_clause_is_no_boundary(description: str) -> None:
+    analysis = analyse(description)
+    assert not any("disambiguates" in c.label for c in analysis.contributions)
+
+
+@pytest.mark.parametrize(
+    "boundary",
+    [
+        " For quick lookups use gget; for pathways use bioservices.",
+        " This is the format skill—for analysis workflows use scanpy.",
+        " (For lab notebooks, see benchling-integration.)",
+    ],
+)
+def test_for_or_to_opening_a_clause_before_use_is_a_boundary(boundary: str) -> None:
+    plain = "Query the OpenAlex API. Use when finding citing works or author affiliations."
+    assert analyse(plain + boundary).score == round(analyse(plain).score + 0.05, 4)
+
+
+def test_one_spaced_dash_before_what_the_skill_does_ends_the_situations() -> None:
+    analysis = analyse(
+        "Use when starting any conversation - establishes how to find and use skills, "
+        "requiring the Skill tool before any response"
+    )
+    assert [c.text for c in analysis.contexts] == ["starting any conversation"]
+    # Several dashes list situations, and a plural noun after one opens a situation.
+    listed = analyse("Use when: - tests fail on CI - builds break after a merge - deploys stall")
+    assert "deploys stall" in " ".join(c.text for c in listed.contexts)
+
+
 def test_an_abbreviation_does_not_end_the_trigger_sentence() -> None:
     analysis = analyse(
         "Census helper. Use when querying U.S. census tables, joining tract shapefiles, or "
