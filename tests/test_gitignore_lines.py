@@ -58,7 +58,9 @@ def test_each_way_of_writing_a_line_into_a_gitignore_is_read(make_skill: MakeSki
     assert findings[0].fix == (
         "Write 'signing.key', or '/signing.key' to match it only at the top of the repository."
     )
-    assert "'keep.log' stays ignored, though the line means to keep it" in findings[-1].message
+    assert (
+        "'keep.log' is not taken back in where an earlier line ignores it" in findings[-1].message
+    )
     assert findings[-1].fix.startswith("Write '!keep.log', or '!/keep.log'")
 
 

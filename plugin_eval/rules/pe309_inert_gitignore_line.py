@@ -36,7 +36,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             yield RULE.finding(
                 f"the .gitignore line '{pattern}' starts with './', which git never matches: "
                 + (
-                    f"'{name}' stays ignored, though the line means to keep it"
+                    f"'{name}' is not taken back in where an earlier line ignores it"
                     if negated
                     else f"'{name}' is not ignored and can be committed"
                 ),
