@@ -153,3 +153,32 @@ def test_a_heading_that_is_only_a_path_names_that_file(tmp_path: Path) -> None:
         "names 'assets/report_template.md' as a file of the skill, and it is not in the skill "
         "folder"
     )
+
+
+def test_a_path_through_a_layout_the_collection_lacks_to_a_sibling_skill_names_it(
+    tmp_path: Path,
+) -> None:
+    # The collection once kept its skills under document-skills/; now they sit side by side.
+    body = (
+        "See `document-skills/pptx/SKILL.md` for building the deck.\n"  # line 8
+        "- `document-skills/pptx/editing.md` - editing an existing deck\n"  # same layout: once
+        "See `vendor/tools/SKILL.md` for the rest.\n"  # no skill of that name beside it
+    )
+    write_files(
+        tmp_path,
+        {
+            "spike-sorting/SKILL.md": HEAD + body,
+            "pptx/SKILL.md": "---\nname: pptx\ndescription: Builds decks.\n---\n",
+            "pptx/editing.md": "# Editing\n",
+        },
+    )
+    result = score_skill(tmp_path / "spike-sorting", Config(), "spike-sorting")
+    found = [f for f in result.findings if f.code == "PE211"]
+    assert [(f.line, f.column) for f in found] == [(8, 6)]
+    assert found[0].message == (
+        "names 'document-skills/pptx/SKILL.md', which is not a path from this skill's folder; "
+        "the 'pptx' skill beside it holds 'SKILL.md'"
+    )
+    assert found[0].fix.startswith("Name the 'pptx' skill rather than a path into it")
+    checked = {path for path, _ in result.outside_checks}
+    assert str(tmp_path / "pptx" / "SKILL.md") in checked

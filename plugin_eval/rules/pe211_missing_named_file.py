@@ -51,11 +51,15 @@ AROUND = 200
 # or the two before it): at most this many names, among at most this many spans back.
 NEAR_NAMES = 4
 NEAR_SPANS = 16
+# Parts of a path read for a skill beside this one in it (`a/b/pptx/SKILL.md`): at most this
+# many, each part a look for that skill's file (existence only, within SIBLING_FILE_CHECKS).
+STALE_PARTS = 6
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     listing = doc.listing
     seen: set[str] = set()
+    stale_seen: set[tuple[str, str]] = set()
     # Built at the first path that is missing (most skills have none).
     linked: set[tuple[int, str]] | None = None
     # Where each span stands on its line: found from where the last one ended, so a line
@@ -75,7 +79,14 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             continue
         top = match.group("top")
         if top not in SKILL_FOLDERS and not listing.has_dir(top):
-            continue  # a folder the skill does not have: it may be the user's project's
+            # A folder the skill does not have: it may be the user's project's, unless what
+            # follows it is a skill beside this one ("`document-skills/pptx/SKILL.md`").
+            stale = _stale_sibling_path(facts, match.group("path"), stale_seen)
+            if stale is not None and _points_to(
+                line, at, at + len(span.text), span.block in ("list", "table")
+            ):
+                yield _stale(stale, span.line, at + 1)
+            continue
         path = posixpath.normpath(match.group("path"))
         if path.startswith("../") or path in seen or path in listing.files:
             continue
@@ -108,6 +119,39 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         at = text.find(match.group(0))
         yield _missing(path, heading.line, at + 1 if at >= 0 else None, facts.files_by_name)
     yield from _in_linked_files(doc, facts, seen)
+
+
+def _stale_sibling_path(
+    facts: Facts, path: str, seen: set[tuple[str, str]]
+) -> tuple[str, str, str] | None:
+    """Where ``path`` (which does not start in a folder of this skill) runs through a folder
+    named for a skill beside this one whose rest that skill holds
+    (`document-skills/pptx/SKILL.md` with a `pptx` skill holding `SKILL.md`): the path, that
+    skill and the rest. Once per layout and skill; None otherwise."""
+    parts = posixpath.normpath(path).split("/")
+    if ".." in parts or len(parts) > STALE_PARTS:
+        return None
+    for at in range(1, len(parts) - 1):
+        name, rest = parts[at], "/".join(parts[at + 1 :])
+        key = ("/".join(parts[:at]), name)
+        if key in seen:
+            return None
+        if facts.sibling_has(name, rest):
+            seen.add(key)
+            return path, name, rest
+    return None
+
+
+def _stale(found: tuple[str, str, str], line: int, column: int) -> Finding:
+    path, name, rest = found
+    return RULE.finding(
+        f"names '{path}', which is not a path from this skill's folder; the '{name}' skill "
+        f"beside it holds '{rest}'",
+        line,
+        column,
+        fix=f"Name the '{name}' skill rather than a path into it: here its file is "
+        f"'../{name}/{rest}', and no path works once the skills are installed apart.",
+    )
 
 
 def _missing(
@@ -228,7 +272,9 @@ RULE = Rule(
     "from the file's own. A heading of SKILL.md that is only such a path (`### "
     "reference/api.md`) titles that file and is read too. Each missing path is reported once, "
     "at its first mention; where a file of that name is elsewhere in the skill, the finding "
-    "names it (in SKILL.md).",
+    "names it (in SKILL.md). A path through folders the skill does not have to a skill beside "
+    "it (`document-skills/pptx/SKILL.md` where a `pptx` skill sits beside this one) is a "
+    "layout the collection no longer has, and the finding names that skill.",
     why="The model opens the file the body points to when it needs the detail, and finds "
     "nothing. Links and prose paths are ORPHAN_REFERENCE's (PE201), which leaves code alone.",
     fix="Add the file, correct the path, or drop the mention.",
@@ -251,7 +297,9 @@ RULE = Rule(
     "table cell: a path in a sentence about layout is not a claim). In a linked file, spans "
     "are found in its text outside fenced code (one backtick each side), the first files and "
     "bytes only (as DEAD_LINK_IN_REFERENCE, PE212, reads them), and a sibling skill's name "
-    "before a path is not looked for. A path under a folder other than references/, "
+    "before a path is not looked for. A path into a skill beside this one is looked for "
+    "only through a folder named as that skill, at most six parts deep, once per layout, and "
+    "checked for existence only. A path under a folder other than references/, "
     "assets/, scripts/, reference/ or resources/ that the skill does not have (`docs/`, `src/`) may be the user's "
     "project's and is not checked; 'See `scripts/setup.sh` in your repository' is reported. "
     "A line that calls the path an example ('e.g.', 'such as', 'for example', or 'example:' "
