@@ -51,6 +51,8 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             path = posixpath.normpath(match.group("path").rstrip("."))
             if match.group("root"):
                 written = match.group("root").removeprefix("./") + path
+                if written in listing.files or listing.has_dir(written):
+                    continue  # the skill's own skills/ folder: the path is one of its files
                 if written not in seen:
                     seen.add(written)
                     yield _from_root(doc, written, match.group("skill"), path, at_line, columns)
