@@ -199,10 +199,10 @@ _SENTENCE_END = regexes.compile(
     r"|(?<=\n)\s*\n|(?<=[。!?]))"
 )
 _SPACED_DASH = regexes.compile(r"\s[-–—]\s+")
-# A verb of the third person singular, lowercase ("creates", "requires", "guides"): what the
-# skill does, after the situations. Not "is", "has" or "was" (nor a plural noun that opens
-# a situation: those start a list of several dashes).
-_DOES = regexes.compile(r"[a-z]{2,}(?<!ss)(?<!\bi)s\b")
+# A lowercase word ending in one 's', as a verb of the third person does ("creates",
+# "requires", "guides"): what the skill does, after the situations. A plural noun there
+# ("- tests fail") reads the same; a list of situations has several dashes, and is not cut.
+_DOES = regexes.compile(r"[a-z]{2,}(?<!ss)s\b")
 _PAREN = regexes.compile(r"\([^()]*\)|（[^（）]*）")
 # Where a clause splits into contexts: at ';', ',' or '、' with the white space around it, at
 # "or" (or "and", "plus" … before "when", "for" … or a gerund) between white space, and at
