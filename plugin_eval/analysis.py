@@ -419,9 +419,7 @@ class Facts:
             f for f in files if f not in named and f not in self.linked_files and f != SKILL_FILE
         ]
         text = self.doc.text.casefold() if candidates else ""
-        by_name: dict[str, list[str]] = {}
-        for f in files:
-            by_name.setdefault(f.rsplit("/", 1)[-1].casefold(), []).append(f)
+        by_name = self.files_by_name
         if len(candidates) > _SEARCHED_ONE_BY_ONE:
             found_names = set(_FILE_NAME.findall(text)) | set(_FILE_PATH.findall(text))
             is_written: Callable[[str], bool] = found_names.__contains__

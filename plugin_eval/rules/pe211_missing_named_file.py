@@ -12,6 +12,8 @@ from plugin_eval.document import Prose, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, Rule
+from plugin_eval.rules.pe212_dead_link_in_reference import FENCE
+from plugin_eval.walk import Listing
 
 HEAD = (
     "---\nname: example-skill\ndescription: Builds Grafana dashboards. Use when adding a "
@@ -77,8 +79,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         match = SPAN_PATH.fullmatch(span.text.strip())
         if match is None:
             continue
-        top = match.group("top")
-        if top not in SKILL_FOLDERS and not listing.has_dir(top):
+        if not _in_skill_folder(match.group("top"), listing):
             # A folder the skill does not have: it may be the user's project's, unless what
             # follows it is a skill beside this one ("`document-skills/pptx/SKILL.md`").
             stale = _stale_sibling_path(facts, match.group("path"), stale_seen)
@@ -88,9 +89,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 yield _stale(stale, span.line, at + 1)
             continue
         path = posixpath.normpath(match.group("path"))
-        if path.startswith("../") or path in seen or path in listing.files:
-            continue
-        if listing.has_dir(path):
+        if path.startswith("../") or path in seen or _there(path, listing):
             continue
         if linked is None:
             linked = {(link.line, link.target) for link in doc.links}
@@ -108,17 +107,26 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         match = SPAN_PATH.fullmatch(heading.text.strip().strip("`"))
         if match is None:
             continue
-        top = match.group("top")
         path = posixpath.normpath(match.group("path"))
-        if top not in SKILL_FOLDERS and not listing.has_dir(top):
+        if not _in_skill_folder(match.group("top"), listing):
             continue
-        if path.startswith("../") or path in seen or path in listing.files or listing.has_dir(path):
+        if path.startswith("../") or path in seen or _there(path, listing):
             continue
         seen.add(path)
         text = doc.line_text(heading.line)
         at = text.find(match.group(0))
         yield _missing(path, heading.line, at + 1 if at >= 0 else None, facts.files_by_name)
     yield from _in_linked_files(doc, facts, seen)
+
+
+def _in_skill_folder(top: str, listing: Listing) -> bool:
+    """Whether a path whose first folder is ``top`` names a file of the skill: a folder the
+    skill has, or one that holds a skill's own files whether or not it has it."""
+    return top in SKILL_FOLDERS or listing.has_dir(top)
+
+
+def _there(path: str, listing: Listing) -> bool:
+    return path in listing.files or listing.has_dir(path)
 
 
 def _stale_sibling_path(
@@ -190,9 +198,9 @@ def _points_to(line: str, at: int, end: int, in_list: bool) -> bool:
     )
 
 
-# In a supporting file's raw text: a code span that is only a path, and a fence line.
+# In a supporting file's raw text: a code span that is only a path (fence lines are
+# DEAD_LINK_IN_REFERENCE's FENCE, read the same way).
 RAW_SPAN = regexes.compile(r"(?<!`)`(?P<span>(?:\./)?[\w-][\w.-]*/[\w./-]*[\w])`(?!`)")
-RAW_FENCE = regexes.compile(r"[ \t]{0,3}(```|~~~)")
 # A line that is an item of a list or a row of a table.
 LIST_OR_ROW = regexes.compile(r"\s*(?:[-*+]\s|\d{1,9}[.)]\s|\|)")
 
@@ -210,7 +218,7 @@ def _in_linked_files(doc: SkillDocument, facts: Facts, seen: set[str]) -> Iterat
         base = posixpath.dirname(rel)
         fence: str | None = None
         for number, line in enumerate(raw.decode("utf-8", "replace").split("\n"), 1):
-            opener = RAW_FENCE.match(line)
+            opener = FENCE.match(line)
             if opener is not None:
                 fence = None if fence == opener[1] else fence or opener[1]
                 continue
@@ -218,13 +226,12 @@ def _in_linked_files(doc: SkillDocument, facts: Facts, seen: set[str]) -> Iterat
                 continue
             for match in RAW_SPAN.finditer(line):
                 path = posixpath.normpath(match["span"].removeprefix("./"))
-                top = path.split("/", 1)[0]
-                if top not in SKILL_FOLDERS and not listing.has_dir(top):
+                if not _in_skill_folder(path.split("/", 1)[0], listing):
                     continue
                 if path.startswith("../") or path in seen:
                     continue
                 beside = posixpath.normpath(posixpath.join(base, path))
-                if any(p in listing.files or listing.has_dir(p) for p in (path, beside)):
+                if _there(path, listing) or _there(beside, listing):
                     continue
                 if not _points_to(
                     line,

@@ -25,9 +25,10 @@ HEAD = (
 # references/references/fields.md.
 GUIDE = "# Errors\n\nEach body carries the fields of [the field list](references/fields.md).\n"
 # An inline link's destination, at a first guess ("[x](<a b>)" or "a(b).md" are guessed wrong,
-# and so parsed); and a line that opens or closes a fence.
+# and so parsed); and a line that opens or closes a fence, at any indentation (a fence in a
+# list item is indented with the item).
 _LINK = regexes.compile(r"\]\(\s*([^)\s]*)")
-_FENCE = regexes.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
+FENCE = regexes.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
 
 
 def _dead(target: str, base: str, present: set[str]) -> str | None:
@@ -56,7 +57,7 @@ def _suspects(raw: bytes, base: str, present: set[str]) -> list[tuple[int, int, 
         return []
     # Fence lines and suspect links in order: a link between an opening fence and the next
     # fence of the same characters is code.
-    marks = sorted([(m.start(), m[1]) for m in _FENCE.finditer(source)] + [(h, "") for h in hits])
+    marks = sorted([(m.start(), m[1]) for m in FENCE.finditer(source)] + [(h, "") for h in hits])
     found: list[tuple[int, int, str]] = []
     fence: str | None = None
     line, at, last = 1, 0, 0
