@@ -188,17 +188,28 @@ _TERM = regexes.compile(
     r"(?:[A-Za-z0-9][\w+#.-]*(?:/[\w+#.-]+)*)(?![\w`])|`[^`\n]{1,60}`"
 )
 
-# A sentence ends at '.', '!' or '?' before white space (not in "e.g.", "i.e.", "etc." or after
-# an initial), at a blank line, or at a full-width '。', '!' or '?'. The pattern begins with
+# A sentence ends at '.', '!' or '?' before white space, or before closing quotes and then
+# white space and no lowercase letter ('… "dump tables." It provides …', not '"stop." or
+# "halt."'), not in "e.g.", "i.e.", "etc." or after an initial; at a blank line; or at a
+# full-width '。', '!' or '?'. The pattern begins with
 # the one class of every character an end can begin with, so that re skips to them; the
 # alternatives then read back over that character ('.' in a look-behind is that character).
-# The same as r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]",
-# which tries its four look-behinds at every position of the text.
+# The same as r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?:(?=\s|$)|QUOTES)
+# |\n\s*\n|[。!?]", which tries its four look-behinds at every position of the text.
 _SENTENCE_END = regexes.compile(
-    r"[.!?。!?\n](?:(?<=[.!?。!?])(?<!\be\.g.)(?<!\bi\.e.)(?<!\betc.)(?<!\b[A-Z].)(?=\s|$)"
+    r"[.!?。!?\n](?:(?<=[.!?。!?])(?<!\be\.g.)(?<!\bi\.e.)(?<!\betc.)(?<!\b[A-Z].)"
+    r"(?:(?=\s|$)|[\"'”’»]{1,3}(?=\s*$|\s+(?![a-z])))"
     r"|(?<=\n)\s*\n|(?<=[。!?]))"
 )
 _SPACED_DASH = regexes.compile(r"\s[-–—]\s+")
+# After a comma, "before …" / "until …" (when in the situation to act) and "especially if …",
+# "even when …" (which case of it matters most, or that it holds anyway) add no situation,
+# unless a comma follows it before the next such word: then it is an item of a list of
+# situations ("when a query is hard to read, before committing migrations, or when …").
+_QUALIFIER = regexes.compile(
+    r",\s+(?:before|until|(?:especially|particularly|even)\s+(?:if|when|though))\s",
+    re.IGNORECASE,
+)
 # A lowercase word ending in one 's', as a verb of the third person does ("creates",
 # "requires", "guides"): what the skill does, after the situations. A plural noun there
 # ("- tests fail") reads the same; a list of situations has several dashes, and is not cut.
@@ -361,6 +372,14 @@ def _clauses(text: str, first: re.Match[str] | None) -> list[str]:
         dashes = list(_SPACED_DASH.finditer(text, start, end))
         if len(dashes) == 1 and _DOES.match(text, dashes[0].end()):
             end = dashes[0].start()
+        # "Use when X, before Y" / "…, especially if Z": when in the situation, or which case
+        # of it matters most; the situations end there.
+        qualifiers = list(_QUALIFIER.finditer(text, start, end))
+        for i, qualifier in enumerate(qualifiers):
+            upto = qualifiers[i + 1].start() if i + 1 < len(qualifiers) else end
+            if "," not in text[qualifier.end() : upto]:
+                end = qualifier.start()
+                break
         clauses.append(text[start:end])
         pos = max(end, start + 1)
     return clauses

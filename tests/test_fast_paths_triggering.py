@@ -45,7 +45,8 @@ from tests.conftest import CORPUS_REAL
 # The plain ways: the patterns and functions as first written.
 PLAIN_TRIGGER = re.compile("|".join(f"(?:{p})" for p in TRIGGER_PATTERNS), re.IGNORECASE)
 PLAIN_SENTENCE_END = re.compile(
-    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?=\s|$)|\n\s*\n|[。!?]"
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?]"
+    r"(?:(?=\s|$)|[\"'”’»]{1,3}(?=\s*$|\s+(?![a-z])))|\n\s*\n|[。!?]"
 )
 PLAIN_NEGATIVE = re.compile(
     r"\b(?:not\s+for|do\s+not\s+use|don't\s+use|never\s+use|not\s+when|instead\s+use|"
@@ -245,7 +246,7 @@ SENTENCE_TEXT = st.lists(
     st.sampled_from(
         [
             *("e.g", "i.e", "etc", "A", "Ab", "x", "ze.g", ".", "!", "?", "。", "!", "?", "\n"),
-            *(" ", "\n\n", " \n \n", "\t", "é", "ab", "_"),
+            *(" ", "\n\n", " \n \n", "\t", "é", "ab", "_", '"', "'", "”", "’", "»", "B"),
         ]
     ),
     max_size=16,

@@ -252,6 +252,51 @@ def test_an_abbreviation_does_not_end_the_trigger_sentence() -> None:
     assert len(analysis.specific_contexts) == 3
 
 
+def test_a_quoted_request_that_ends_its_sentence_ends_the_trigger_clause() -> None:
+    analysis = analyse(
+        'This skill should be used when the user asks to "index Parquet footers," "prune '
+        'row groups by min/max," or "merge small Parquet files." It offers guidance for '
+        "reading footers, writing statistics, and compaction jobs."
+    )
+    assert [c.text.strip("\"'") for c in analysis.contexts] == [
+        "index Parquet footers",
+        "prune row groups by min/max",
+        "merge small Parquet files",
+    ]
+    # A quoted word followed by a lowercase one is inside the sentence, not at its end.
+    inside = analyse('Use when a deploy log says "halted." or "rolled back." after a canary.')
+    assert inside.contexts[-1].text.endswith("after a canary")
+
+
+@pytest.mark.parametrize(
+    "qualifier",
+    [
+        ", before opening a pull request",
+        ", until the flaky test is fixed",
+        ", especially if the flame graph shows lock contention",
+        ", even when the profiler reports no hot spot",
+    ],
+)
+def test_when_in_the_situation_or_which_case_matters_adds_no_situation(qualifier: str) -> None:
+    analysis = analyse(f"Use when a Go service's p99 latency regresses{qualifier}.")
+    assert [c.text for c in analysis.contexts] == ["Go service's p99 latency regresses"]
+    # "or before …" is a situation of its own.
+    both = analyse("Use when a Go service's p99 latency regresses, or before a load test.")
+    assert len(both.contexts) == 2
+    # An item of a list of situations, with a comma after it, is one too.
+    listed = analyse(
+        "Use when a Go service's p99 latency regresses, before a load test, or when a "
+        "release adds a new endpoint."
+    )
+    assert len(listed.contexts) == 3
+    # Two qualifiers in a row: the situations end at the first.
+    twice = analyse(
+        "Use when a Go service's p99 latency regresses, before a load test, especially if "
+        "the flame graph shows lock contention."
+    )
+    assert [c.text for c in twice.contexts] == ["Go service's p99 latency regresses"]
+
+
 def test_a_lone_adjective_is_not_a_context() -> None:
     analysis = analyse(
         "Use when working with LedgerDB, a store that makes ledgers queryable, traceable, and "
