@@ -191,9 +191,9 @@ _TERM = regexes.compile(
 # A sentence ends at '.', '!' or '?' before white space, or before closing quotes and then
 # white space and no lowercase letter ('… "dump tables." It provides …', not '"stop." or
 # "halt."'), not in "e.g.", "i.e.", "etc." or after an initial; at a blank line; or at a
-# full-width '。', '!' or '?'. The pattern begins with
-# the one class of every character an end can begin with, so that re skips to them; the
-# alternatives then read back over that character ('.' in a look-behind is that character).
+# full-width '。', '!' or '?'. The pattern begins with the one class of every character an
+# end can begin with, so that re skips to them; the alternatives then read back over that
+# character ('.' in a look-behind is that character).
 # The same as r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\b[A-Z])[.!?。!?](?:(?=\s|$)|QUOTES)
 # |\n\s*\n|[。!?]", which tries its four look-behinds at every position of the text.
 _SENTENCE_END = regexes.compile(

@@ -280,6 +280,9 @@ def test_a_quoted_request_that_ends_its_sentence_ends_the_trigger_clause() -> No
 def test_when_in_the_situation_or_which_case_matters_adds_no_situation(qualifier: str) -> None:
     analysis = analyse(f"Use when a Go service's p99 latency regresses{qualifier}.")
     assert [c.text for c in analysis.contexts] == ["Go service's p99 latency regresses"]
+
+
+def test_a_qualifier_in_a_list_of_situations_is_one_of_them() -> None:
     # "or before …" is a situation of its own.
     both = analyse("Use when a Go service's p99 latency regresses, or before a load test.")
     assert len(both.contexts) == 2
