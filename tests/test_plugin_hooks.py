@@ -318,3 +318,28 @@ def test_a_path_through_a_symlink_in_the_plugin_counts_as_there(tmp_path: Path) 
     result = score_plugin(folder, Config(), "csv-tools")
     found = [(f.code, f.line, f.column) for f in result.findings if f.code == "PE803"]
     assert found == [("PE803", 9, 61)]
+
+
+def test_a_single_hook_object_is_named_and_its_command_still_read(tmp_path: Path) -> None:
+    events = {
+        "PreToolUse": [
+            {"matcher": "Bash", "hook": {"type": "command", "command": 'guard "$TOOL_INPUT"'}}
+        ]
+    }
+    found = hook_findings(tmp_path, **{"hooks__hooks.json": _hooks(events)})
+    assert [(code, line, column, message) for code, _, line, column, message in found] == [
+        (
+            "PE801",
+            3,
+            5,
+            "event 'PreToolUse': matcher group 1 writes 'hook' where Claude Code reads a "
+            "'hooks' list, so Claude Code cannot run it",
+        ),
+        (
+            "PE802",
+            8,
+            31,
+            "hook command reads $TOOL_INPUT, which Claude Code does not set: a hook gets its "
+            "input as JSON on standard input, so the command sees an empty value",
+        ),
+    ]

@@ -152,7 +152,7 @@ def _events(hooks: Manifest) -> Iterator[Finding]:
                 fix=f"Rename it to '{close[0]}'.",
                 path=hooks.path,
             )
-        problem = _groups_problem(groups)
+        problem = groups_problem(groups)
         if problem is not None:
             yield RULE.finding(
                 f"event '{event}': {problem}, so Claude Code cannot run it",
@@ -166,10 +166,12 @@ def _events(hooks: Manifest) -> Iterator[Finding]:
 
 def _commands(events: Mapping[object, object]) -> Iterator[str]:
     """Every command of a configuration's events, in the order the file writes them (of the
-    first HOOK_EVENTS events, those PE801 reads)."""
+    first HOOK_EVENTS events, those PE801 reads); a group's single 'hook' object, PE801's to
+    report, holds a command its author means to run too."""
     for groups in islice(events.values(), budgets.HOOK_EVENTS):
         for group in groups if isinstance(groups, list) else []:
-            inner = group.get("hooks") if isinstance(group, Mapping) else None
+            inner = group.get("hooks", group.get("hook")) if isinstance(group, Mapping) else None
+            inner = [inner] if isinstance(inner, Mapping) else inner
             for hook in inner if isinstance(inner, list) else []:
                 command = hook.get("command") if isinstance(hook, Mapping) else None
                 if isinstance(command, str):
@@ -179,11 +181,19 @@ def _commands(events: Mapping[object, object]) -> Iterator[str]:
 def located_commands(hooks: Manifest) -> Iterator[tuple[str, int | None, int | None]]:
     """Every command of a readable configuration with the line and column where the file
     writes it (None where the text cannot be found); nothing for one PE801 finds no events
-    in. Each is looked for after the one before: one pass over the text."""
-    events = hooks.data.get("hooks") if hooks.data is not None else None
+    in."""
+    if hooks.data is not None:
+        yield from commands_in(hooks.data, hooks.text)
+
+
+def commands_in(data: Mapping[str, Any], text: str) -> Iterator[tuple[str, int | None, int | None]]:
+    """Every command of the configuration ``data`` read from ``text``, with the line and
+    column (in ``text``) where it is written. Each is looked for after the one before: one
+    pass over the text."""
+    events = data.get("hooks")
     if not isinstance(events, Mapping):
         return
-    locate = Locator(hooks.text)
+    locate = Locator(text)
     at = 0
     for command in _commands(events):
         line, column, found = locate.find(json.dumps(command, ensure_ascii=False)[1:-1], at)
@@ -191,20 +201,37 @@ def located_commands(hooks: Manifest) -> Iterator[tuple[str, int | None, int | N
         yield command, line, column
 
 
-def _groups_problem(groups: Any) -> str | None:
+def groups_problem(groups: Any) -> str | None:
     """What is wrong with an event's list of matcher groups, if anything (the first thing)."""
+    return next(group_problems(groups), None)
+
+
+def group_problems(groups: Any) -> Iterator[str]:
+    """What is wrong with an event's list of matcher groups: the first problem of each group
+    that has one, or that the value is no list."""
     if not isinstance(groups, list):
-        return "its value is not a list of matcher groups"
+        yield "its value is not a list of matcher groups"
+        return
     for n, group in enumerate(groups, 1):
-        if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
-            return f"matcher group {n} has no 'hooks' list"
-        for m, hook in enumerate(group["hooks"], 1):
-            if not isinstance(hook, Mapping) or not isinstance(hook.get("type"), str):
-                return f"hook {m} of matcher group {n} has no 'type'"
-            needed = NEEDS.get(hook["type"])
-            value = hook.get(needed) if needed else None
-            if needed and not (isinstance(value, str) and value.strip()):
-                return f"hook {m} of matcher group {n} is of type '{hook['type']}' but has no '{needed}'"
+        problem = _group_problem(n, group)
+        if problem is not None:
+            yield problem
+
+
+def _group_problem(n: int, group: Any) -> str | None:
+    if isinstance(group, Mapping) and "hooks" not in group and "hook" in group:
+        return f"matcher group {n} writes 'hook' where Claude Code reads a 'hooks' list"
+    if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
+        return f"matcher group {n} has no 'hooks' list"
+    for m, hook in enumerate(group["hooks"], 1):
+        if not isinstance(hook, Mapping) or not isinstance(hook.get("type"), str):
+            return f"hook {m} of matcher group {n} has no 'type'"
+        needed = NEEDS.get(hook["type"])
+        value = hook.get(needed) if needed else None
+        if needed and not (isinstance(value, str) and value.strip()):
+            return (
+                f"hook {m} of matcher group {n} is of type '{hook['type']}' but has no '{needed}'"
+            )
     return None
 
 

@@ -36,28 +36,46 @@ ASSIGNED = regexes.compile(
 def check(plugin: PluginDocument) -> Iterator[Finding]:
     for hooks in plugin.hooks:
         for command, line, column in located_commands(hooks):
-            found = list(INPUT_VARIABLE.finditer(command))
-            if not found:
-                continue
-            own = {m["set"] or m["read"] for m in ASSIGNED.finditer(command)}
-            read = [m for m in found if m["name"] not in own]
-            if not read:
-                continue
-            names = sorted({m["name"] for m in read})
-            # Placed at the first variable, in the file's text as JSON writes the command.
-            first = read[0]
-            before = json.dumps(command[: first.start()], ensure_ascii=False)[1:-1]
-            shown = ", ".join(f"${n}" for n in names)
-            yield RULE.finding(
-                f"hook command reads {shown}, which Claude Code does not set: a hook gets its "
-                "input as JSON on standard input, so the command sees an empty value",
-                line,
-                column + len(before) if column is not None else None,
-                path=hooks.path,
-                fix=f"Read the input from standard input in place of {shown}: a program the "
-                "command runs gets it there as it is, and a shell line takes one field with "
-                "jq, e.g. `jq -r '.tool_input.command'` (.tool_name, .tool_response …).",
-            )
+            unset = unset_variables(command)
+            if unset is not None:
+                shown, offset = unset
+                yield RULE.finding(
+                    message(shown),
+                    line,
+                    column + offset if column is not None else None,
+                    path=hooks.path,
+                    fix=fix(shown),
+                )
+
+
+def unset_variables(command: str) -> tuple[str, int] | None:
+    """The input variables ``command`` reads that Claude Code never sets, as they are named in
+    a message (``$TOOL_INPUT, $TOOL_NAME``), and the offset of the first in the command as
+    JSON writes it (escapes counted); None when it reads none."""
+    found = list(INPUT_VARIABLE.finditer(command))
+    if not found:
+        return None
+    own = {m["set"] or m["read"] for m in ASSIGNED.finditer(command)}
+    read = [m for m in found if m["name"] not in own]
+    if not read:
+        return None
+    before = json.dumps(command[: read[0].start()], ensure_ascii=False)[1:-1]
+    return ", ".join(f"${n}" for n in sorted({m["name"] for m in read})), len(before)
+
+
+def message(shown: str) -> str:
+    return (
+        f"hook command reads {shown}, which Claude Code does not set: a hook gets its input as "
+        "JSON on standard input, so the command sees an empty value"
+    )
+
+
+def fix(shown: str) -> str:
+    return (
+        f"Read the input from standard input in place of {shown}: a program the command runs "
+        "gets it there as it is, and a shell line takes one field with jq, e.g. "
+        "`jq -r '.tool_input.command'` (.tool_name, .tool_response …)."
+    )
 
 
 RULE = PluginRule(
