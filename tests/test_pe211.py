@@ -182,3 +182,27 @@ def test_a_path_through_a_layout_the_collection_lacks_to_a_sibling_skill_names_i
     assert found[0].fix.startswith("Name the 'pptx' skill rather than a path into it")
     checked = {path for path, _ in result.outside_checks}
     assert str(tmp_path / "pptx" / "SKILL.md") in checked
+
+
+def test_a_folder_named_with_a_final_slash_must_be_there(tmp_path: Path) -> None:
+    body = (
+        "## Templates\n\n"  # lines 8-9
+        "- `assets/probe_maps/`: one map per probe type\n"  # 10: a folder the skill lacks
+        "- `assets/curation/`: curation sheets\n"  # 11: a folder it has
+        "- `assets/`: everything above\n"  # 12: the top folder alone is layout
+    )
+    write_files(
+        tmp_path / "spike-sorting",
+        {"SKILL.md": HEAD + body, "assets/curation/sheet.csv": "unit,label\n"},
+    )
+    result = score_skill(tmp_path / "spike-sorting", Config(), "spike-sorting")
+    found = [(f.line, f.column, f.message, f.fix) for f in result.findings if f.code == "PE211"]
+    assert found == [
+        (
+            10,
+            4,
+            "names 'assets/probe_maps/' as a folder of the skill, and it is not in the skill "
+            "folder",
+            "Add the folder 'assets/probe_maps/' and what it should hold, or remove the mention.",
+        )
+    ]

@@ -26,7 +26,8 @@ BODY = HEAD + (
 PANELS = "# Panels\n\nOne row per service.\n"
 
 # A code span that is only a relative path: a first folder, then at least one more part.
-SPAN_PATH = regexes.compile(r"(?:\./)?(?P<path>(?P<top>[\w-][\w.-]*)/[\w./-]*[\w])")
+# A final "/" (`assets/templates/`) names a folder.
+SPAN_PATH = regexes.compile(r"(?:\./)?(?P<path>(?P<top>[\w-][\w.-]*)/[\w./-]*[\w])(?P<folder>/)?")
 # Words that make the path an illustration, not a file the skill ships (read around it).
 EXAMPLE = regexes.compile(
     r"\be\.g\.|\b(?:for\s+(?:example|instance)|such\s+as|like)\b", re.IGNORECASE
@@ -101,7 +102,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         if any(facts.sibling_has(name, path) for name in _names_before(spans, index)):
             continue
         seen.add(path)
-        yield _missing(path, span.line, at + 1, facts.files_by_name)
+        yield _missing(path, span.line, at + 1, facts.files_by_name, bool(match["folder"]))
     # A heading that is only a path titles the file it describes ("### reference/api.md").
     for heading in doc.headings:
         match = SPAN_PATH.fullmatch(heading.text.strip().strip("`"))
@@ -115,7 +116,13 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         seen.add(path)
         text = doc.line_text(heading.line)
         at = text.find(match.group(0))
-        yield _missing(path, heading.line, at + 1 if at >= 0 else None, facts.files_by_name)
+        yield _missing(
+            path,
+            heading.line,
+            at + 1 if at >= 0 else None,
+            facts.files_by_name,
+            bool(match["folder"]),
+        )
     yield from _in_linked_files(doc, facts, seen)
 
 
@@ -163,10 +170,22 @@ def _stale(found: tuple[str, str, str], line: int, column: int) -> Finding:
 
 
 def _missing(
-    path: str, line: int, column: int | None, by_name: Mapping[str, Sequence[str]]
+    path: str,
+    line: int,
+    column: int | None,
+    by_name: Mapping[str, Sequence[str]],
+    folder: bool = False,
 ) -> Finding:
     """The finding for ``path``, named at ``line``: with the file of that name elsewhere in the
-    skill (``by_name``: Facts.files_by_name), where there is exactly one."""
+    skill (``by_name``: Facts.files_by_name), where there is exactly one. A path written with
+    a final '/' names a folder."""
+    if folder:
+        return RULE.finding(
+            f"names '{path}/' as a folder of the skill, and it is not in the skill folder",
+            line,
+            column,
+            fix=f"Add the folder '{path}/' and what it should hold, or remove the mention.",
+        )
     near = by_name.get(posixpath.basename(path).casefold(), ())
     if len(near) == 1:
         return RULE.finding(
@@ -281,7 +300,8 @@ RULE = Rule(
     "at its first mention; where a file of that name is elsewhere in the skill, the finding "
     "names it (in SKILL.md). A path through folders the skill does not have to a skill beside "
     "it (`document-skills/pptx/SKILL.md` where a `pptx` skill sits beside this one) is a "
-    "layout the collection no longer has, and the finding names that skill.",
+    "layout the collection no longer has, and the finding names that skill. A path written "
+    "with a final '/' (`assets/biosketches/`) names a folder, which must be there.",
     why="The model opens the file the body points to when it needs the detail, and finds "
     "nothing. Links and prose paths are ORPHAN_REFERENCE's (PE201), which leaves code alone.",
     fix="Add the file, correct the path, or drop the mention.",
@@ -301,7 +321,8 @@ RULE = Rule(
     "`cat references/api.md`; commands that run scripts are MISSING_SCRIPT's, PE206), and "
     "only where its sentence points to it (no 'see', 'refer to', 'read', 'open', 'load', "
     "'consult', '→', or a 'Reference:' label right before it, and not heading a list item or "
-    "table cell: a path in a sentence about layout is not a claim). In a linked file, spans "
+    "table cell: a path in a sentence about layout is not a claim). A span written with a final "
+    "'/' (`assets/templates/`) names a folder, checked in SKILL.md only. In a linked file, spans "
     "are found in its text outside fenced code (one backtick each side), the first files and "
     "bytes only (as DEAD_LINK_IN_REFERENCE, PE212, reads them), and a sibling skill's name "
     "before a path is not looked for. A path into a skill beside this one is looked for "
