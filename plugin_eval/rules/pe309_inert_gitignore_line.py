@@ -16,9 +16,10 @@ from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
 # `echo "./key" >> .gitignore`, `printf '%s\n' ./a ./b | tee -a .gitignore`.
 _TO_GITIGNORE = r"(?:>>?|\|\s*(?:sudo\s+)?tee(?:\s+-a)?)\s*[^\s;|&<>]{0,512}\.gitignore(?![\w.-])"
 _PRINT = regexes.compile(r"(?P<cmd>echo|printf)\s+(?P<args>[^|;&>\n]{1,1024}?)\s*" + _TO_GITIGNORE)
-# A here-document into a .gitignore: `cat >> .gitignore <<'EOF'` or `cat <<EOF >> .gitignore`;
-# matched at the `<<`, after a `cat` found before it on the line.
-_HEREDOC = regexes.compile(r"<<-?\s*(?P<q>['\"]?)(?P<end>\w{1,64})(?P=q)")
+# A here-document's opening, matched at the `<<`: its word (quoted or not) ends it on a line
+# of its own. Here, one into a .gitignore (`cat >> .gitignore <<'EOF'`, `cat <<EOF >>
+# .gitignore`), after a `cat` found before it on the line; PE310 reads those of any file.
+HEREDOC = regexes.compile(r"<<-?\s*(?P<q>['\"]?)(?P<end>\w{1,64})(?P=q)")
 _INTO = regexes.compile(_TO_GITIGNORE)
 # A block that is a .gitignore: its language says so, or its first line is a comment naming it.
 _GITIGNORE_LANGS = frozenset({"gitignore", "ignore"})
@@ -83,7 +84,7 @@ def _written_patterns(block: CodeBlock) -> Iterator[tuple[int, str]]:
             start = into.end()
         if start:  # the line writes into a .gitignore: a here-document's lines may follow
             arrows = line.find("<<")
-            heredoc = _HEREDOC.match(line, arrows) if arrows >= 0 else None
+            heredoc = HEREDOC.match(line, arrows) if arrows >= 0 else None
             if heredoc is not None and _word_at(line, "cat", 0, arrows) >= 0:
                 end = heredoc["end"]
 

@@ -8,37 +8,40 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from plugin_eval import budgets, regexes
+from plugin_eval import budgets
 from plugin_eval.analysis import Facts
 from plugin_eval.document import CodeBlock, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.json_input import JsonInputError, parse
 from plugin_eval.rules import pe802_hook_input_env, sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
-from plugin_eval.rules.pe801_hooks_invalid import EVENTS, Locator, commands_in, group_problems
+from plugin_eval.rules.pe309_inert_gitignore_line import HEREDOC
+from plugin_eval.rules.pe801_hooks_invalid import (
+    EVENTS,
+    Locator,
+    commands_in,
+    group_problems,
+    single_hook,
+)
 
-# A here-document in a shell block: `cat > .claude/settings.json <<'EOF'`; its lines run to
-# the one that is only the word.
-_HEREDOC = regexes.compile(r"<<-?\s*(?P<q>['\"]?)(?P<end>\w{1,64})(?P=q)")
 _SHELLS = frozenset({"bash", "sh", "shell", "zsh", "console", "terminal"})
 _JSONS = frozenset({"", "json", "jsonc", "json5"})
 
 
 @dataclass(frozen=True, slots=True)
 class Snippet:
-    """A hook configuration written in SKILL.md: its JSON text, what it reads as, and the
-    line of SKILL.md its first line is on."""
+    """A hook configuration written in SKILL.md: what it reads as, its JSON text (to find
+    places in), and the line of SKILL.md its first line is on."""
 
-    text: str
     data: Mapping[str, Any]
+    locate: Locator
     line: int
-    rows: tuple[str, ...]
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for snippet in hook_snippets(doc):
         yield from _structure(doc, snippet)
-        for command, row, column in commands_in(snippet.data, snippet.text):
+        for command, row, column in commands_in(snippet.data, snippet.locate):
             unset = pe802_hook_input_env.unset_variables(command)
             if unset is None:
                 continue
@@ -56,7 +59,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
 def _structure(doc: SkillDocument, snippet: Snippet) -> Iterator[Finding]:
     """A finding for each matcher group Claude Code cannot run (the first problem of each),
     placed at its singular 'hook' key when that is the problem, else at the event's name."""
-    locate = Locator(snippet.text)
+    locate = snippet.locate
     at = 0
     for event, groups in islice(snippet.data["hooks"].items(), budgets.HOOK_EVENTS):
         name = json.dumps(event, ensure_ascii=False)
@@ -64,8 +67,8 @@ def _structure(doc: SkillDocument, snippet: Snippet) -> Iterator[Finding]:
         at = found + 1 if row is not None else at
         # Each singular 'hook' is looked for after the one before, within this event.
         after = at
-        for problem in islice(group_problems(groups), budgets.FINDINGS_PER_CODE):
-            singular = "writes 'hook'" in problem
+        for group, problem in islice(group_problems(groups), budgets.FINDINGS_PER_CODE):
+            singular = single_hook(group)
             where = (row, column)
             if singular:
                 hook_row, hook_column, hook_at = locate.find('"hook"', after)
@@ -92,7 +95,7 @@ def _place(
     if row is None:
         return snippet.line, None
     line = snippet.line + row - 1
-    written = snippet.rows[row - 1] if row <= len(snippet.rows) else ""
+    written = snippet.locate.row(row)
     indent = doc.line_text(line).find(written) if written else -1
     return line, (indent + column if column is not None and indent >= 0 else None)
 
@@ -119,7 +122,7 @@ def _here_documents(block: CodeBlock, first: int) -> Iterator[Snippet]:
     index = 0
     while index < len(lines):
         arrows = lines[index].find("<<")
-        heredoc = _HEREDOC.match(lines[index], arrows) if arrows >= 0 else None
+        heredoc = HEREDOC.match(lines[index], arrows) if arrows >= 0 else None
         index += 1
         if heredoc is None:
             continue
@@ -143,7 +146,7 @@ def _read(text: str, line: int) -> Snippet | None:
     events = data.get("hooks")
     if not isinstance(events, Mapping) or not any(event in EVENTS for event in events):
         return None
-    return Snippet(text, data, line, tuple(text.split("\n")))
+    return Snippet(data, Locator(text), line)
 
 
 BAD_SNIPPET = (

@@ -71,6 +71,14 @@ class Locator:
         self.text = text
         self.breaks = newlines(text)
 
+    def row(self, number: int) -> str:
+        """The text of line ``number`` (1-based; empty past the last)."""
+        if not 1 <= number <= len(self.breaks) + 1:
+            return ""
+        start = self.breaks[number - 2] + 1 if number > 1 else 0
+        end = self.breaks[number - 1] if number <= len(self.breaks) else len(self.text)
+        return self.text[start:end]
+
     def find(self, needle: str, start: int = 0) -> tuple[int | None, int | None, int]:
         """Line and column of ``needle`` from offset ``start``, and its offset (``start``
         when it is not there: the place is then unknown)."""
@@ -152,7 +160,7 @@ def _events(hooks: Manifest) -> Iterator[Finding]:
                 fix=f"Rename it to '{close[0]}'.",
                 path=hooks.path,
             )
-        problem = groups_problem(groups)
+        problem = next((text for _, text in group_problems(groups)), None)
         if problem is not None:
             yield RULE.finding(
                 f"event '{event}': {problem}, so Claude Code cannot run it",
@@ -183,17 +191,18 @@ def located_commands(hooks: Manifest) -> Iterator[tuple[str, int | None, int | N
     writes it (None where the text cannot be found); nothing for one PE801 finds no events
     in."""
     if hooks.data is not None:
-        yield from commands_in(hooks.data, hooks.text)
+        yield from commands_in(hooks.data, Locator(hooks.text))
 
 
-def commands_in(data: Mapping[str, Any], text: str) -> Iterator[tuple[str, int | None, int | None]]:
-    """Every command of the configuration ``data`` read from ``text``, with the line and
-    column (in ``text``) where it is written. Each is looked for after the one before: one
-    pass over the text."""
+def commands_in(
+    data: Mapping[str, Any], locate: Locator
+) -> Iterator[tuple[str, int | None, int | None]]:
+    """Every command of the configuration ``data`` read from ``locate``'s text, with the line
+    and column (in that text) where it is written. Each is looked for after the one before:
+    one pass over the text."""
     events = data.get("hooks")
     if not isinstance(events, Mapping):
         return
-    locate = Locator(text)
     at = 0
     for command in _commands(events):
         line, column, found = locate.find(json.dumps(command, ensure_ascii=False)[1:-1], at)
@@ -201,25 +210,26 @@ def commands_in(data: Mapping[str, Any], text: str) -> Iterator[tuple[str, int |
         yield command, line, column
 
 
-def groups_problem(groups: Any) -> str | None:
-    """What is wrong with an event's list of matcher groups, if anything (the first thing)."""
-    return next(group_problems(groups), None)
-
-
-def group_problems(groups: Any) -> Iterator[str]:
-    """What is wrong with an event's list of matcher groups: the first problem of each group
-    that has one, or that the value is no list."""
+def group_problems(groups: Any) -> Iterator[tuple[Any, str]]:
+    """What is wrong with an event's list of matcher groups: each group that has a problem,
+    with the first of it; or the value itself, when it is no list."""
     if not isinstance(groups, list):
-        yield "its value is not a list of matcher groups"
+        yield groups, "its value is not a list of matcher groups"
         return
     for n, group in enumerate(groups, 1):
         problem = _group_problem(n, group)
         if problem is not None:
-            yield problem
+            yield group, problem
+
+
+def single_hook(group: Any) -> bool:
+    """Whether a matcher group writes one 'hook' object where Claude Code reads a 'hooks'
+    list."""
+    return isinstance(group, Mapping) and "hooks" not in group and "hook" in group
 
 
 def _group_problem(n: int, group: Any) -> str | None:
-    if isinstance(group, Mapping) and "hooks" not in group and "hook" in group:
+    if single_hook(group):
         return f"matcher group {n} writes 'hook' where Claude Code reads a 'hooks' list"
     if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
         return f"matcher group {n} has no 'hooks' list"
