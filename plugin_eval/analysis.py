@@ -246,6 +246,8 @@ def _lexists_unlinked(folder: str, path: str) -> bool:
 
 # A sibling skill's folder name as a body writes it: no separator, no "." or ".." alone.
 _FOLDER_NAME = regexes.compile(r"[\w][\w.-]{0,127}")
+# A name a skill folder may have that no common word has: words joined by hyphens.
+_HYPHENATED = regexes.compile(r"(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])")
 
 
 class Facts:
@@ -265,17 +267,26 @@ class Facts:
         return {}
 
     def named_skill_holding(self, path: str) -> str | None:
-        """The folder name of the first skill the body names, beside this one, whose folder has
-        ``path`` (relative and normalised, e.g. 'scripts/plot.py'): checked for existence only,
-        never opened."""
+        """The folder name of the first skill the body names or mentions, beside this one, whose
+        folder has ``path`` (relative and normalised, e.g. 'scripts/plot.py'): checked for
+        existence only, never opened."""
         return next((name for name in self._named_beside if self.sibling_has(name, path)), None)
 
     @cached_property
     def _named_beside(self) -> tuple[str, ...]:
-        """The folder names of the named skills that are beside this one, each once, the first
-        few: where a script or file is looked for (a body naming thousands costs no more)."""
+        """Where a script or file is looked for, each once: the folder names of the named skills
+        that are beside this one, the first few; then the first few hyphenated names the prose
+        mentions at all ("Generate each element using scientific-schematics"), which are looked
+        for beside it only when a path is (a body naming thousands costs no more)."""
         first = dict.fromkeys(Path(n.path).parent.name for n in self.dependencies.named if n.exists)
-        return tuple(first)[: budgets.NAMED_SKILLS_SEARCHED]
+        named = tuple(first)[: budgets.NAMED_SKILLS_SEARCHED]
+        mentioned: dict[str, None] = {}
+        for match in _HYPHENATED.finditer(self.prose_lower):
+            if match.group() not in first:
+                mentioned[match.group()] = None
+                if len(mentioned) == budgets.MENTIONED_SKILLS_SEARCHED:
+                    break
+        return named + tuple(mentioned)
 
     def sibling_has(self, skill: str, path: str) -> bool:
         """Whether the folder ``skill`` beside this skill's has ``path`` (relative and

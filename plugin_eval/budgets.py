@@ -88,6 +88,8 @@ LINK_BYTES_READ = 128 * 1024
 SIBLING_FILE_CHECKS = 256
 # Of the skills a body names, how many (each once, in order) a missing script is looked for in.
 NAMED_SKILLS_SEARCHED = 16
+# Then, of the hyphenated names its prose mentions (not as a dependency), how many.
+MENTIONED_SKILLS_SEARCHED = 64
 # Characters of one model reply (its text, tool name and tool arguments) that a run reads; a
 # longer one is a failed call ("malformed"), never redacted, cached or stored. A reply is
 # bounded by max_tokens (a few thousand tokens, tens of KB); a hostile or broken endpoint

@@ -119,21 +119,68 @@ def test_an_agent_model_is_checked_against_what_claude_code_accepts(tmp_path: Pa
             if f.code == "PE604"
         ]
 
-    accepted = ["sonnet", "Opus", "haiku", "inherit", "claude-opus-4-1", "claude-sonnet-4-5"]
+    accepted = ["sonnet", "Opus", "haiku", "fable", "opusplan", "best", "default", "sonnet[1m]"]
+    accepted += ["inherit", "claude-opus-4-1", "claude-sonnet-4-5"]
     accepted += ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-opus-4-1@20250805"]
     for model in accepted:
         assert agent_model(f"model: {model}\n") == [], model
     assert agent_model("") == []
     assert agent_model("model:\n") == []  # empty: not set
-    ((path, line, column, severity, message),) = agent_model("model: fable\n")
+    ((path, line, column, severity, message),) = agent_model("model: sonet\n")
     assert (path, line, column, severity) == ("p/agents/csv-analyst.md", 5, 1, "warning")
     assert message == (
-        "model 'fable' is not one Claude Code accepts for an agent (sonnet, opus, haiku, inherit "
-        "(the session's model) or a full model id): the agent does not run on the model meant"
+        "model 'sonet' is not one Claude Code accepts for an agent (an alias such as sonnet, "
+        "opus, haiku or fable, inherit (the session's model), or a full model id): the agent "
+        "does not run on the model meant"
     )
+    assert len(agent_model("model: haiku[1m]\n")) == 1  # no 1M-context Haiku is documented
     ((*_, message),) = agent_model("model: 4\n")
     assert message.startswith("model '4' (not text) is not one Claude Code accepts")
     assert len(agent_model("model: gpt-4o\n")) == 1
+
+
+def test_a_command_without_a_description_is_named_by_what_the_menu_shows_instead(
+    tmp_path: Path,
+) -> None:
+    """Claude Code shows the first line of the prompt in place of a missing description: a
+    title heading still names the command (info), a line of the prompt or nothing does not
+    (warning). Each at line 1 of its own file."""
+    commands = {
+        "commands__review.md": "\n# Multi-Agent Code Review\n\nReview $ARGUMENTS.\n",
+        "commands__debug.md": "You are an expert debugging specialist.\n\nFix $ARGUMENTS.\n",
+        "commands__empty.md": "---\nargument-hint: <path>\n---\n",
+    }
+    folder = _materialise(tmp_path / "p", Example(good_plugin(**commands), "p"))
+    found = sorted(
+        (f.path, f.line, f.column, f.severity.value, f.message)
+        for f in score_plugin(folder, Config(), "p").findings
+        if f.code == "PE701"
+    )
+    assert found == [
+        (
+            "p/commands/debug.md",
+            1,
+            1,
+            "warning",
+            "command /debug has no description: the / menu shows the first line of its prompt "
+            "('You are an expert debugging specialist.'), not what it does",
+        ),
+        (
+            "p/commands/empty.md",
+            1,
+            1,
+            "warning",
+            "command /empty has no description: the / menu shows nothing: its prompt is empty",
+        ),
+        (
+            "p/commands/review.md",
+            1,
+            1,
+            "info",
+            "command /review has no description: the / menu shows its title heading "
+            "'Multi-Agent Code Review'",
+        ),
+    ]
 
 
 def test_a_plugin_whose_only_skill_is_a_symlink_is_empty_and_earns_no_score(

@@ -243,9 +243,13 @@ def test_an_agent_a_command_dispatches_by_name_needs_no_trigger(tmp_path: Path) 
         "---\nname: implement\ndescription: Writes the code for one planned task.\n---\n\nDo it.\n"
     )
     loose = stage.replace("implement", "polish")
+    # Invoked by its name in code, even when the command calls it a skill; "run the polish
+    # step" names no agent.
+    browser = stage.replace("implement", "playwright")
     command = (
         "---\ndescription: Ship a change\n---\n\nPlan it, then run the Task tool with "
-        'subagent_type: "implement" for each task.\n'
+        'subagent_type: "implement" for each task.\n\nFor frontend tasks, invoke the '
+        "`playwright` skill. Then run the polish step.\n"
     )
     write_files(
         tmp_path,
@@ -253,6 +257,7 @@ def test_an_agent_a_command_dispatches_by_name_needs_no_trigger(tmp_path: Path) 
             MANIFEST: GOOD_MANIFEST,
             "agents/implement.md": stage,
             "agents/polish.md": loose,
+            "agents/playwright.md": browser,
             "commands/ship.md": command,
         },
     )

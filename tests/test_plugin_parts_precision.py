@@ -266,6 +266,9 @@ def test_every_plugin_rule_lowers_a_sub_score_its_part_measures(tmp_path: Path) 
         # It makes changes: the tools it inherits are the ones it needs (the default).
         ("Builds and deploys the preview environment. Use when a branch is pushed.", False),
         ("Reviews and fixes lint errors in changed files. Use before a commit.", False),
+        # What it is used for, after the first sentence, says it builds (a verb, not a noun).
+        ("Reviews threat models. Use PROACTIVELY when building secure-by-design systems.", False),
+        ("Reviews schemas for unsafe defaults. Provides fix recommendations.", True),
         ("HR partner for hiring, onboarding and leave policies.", False),
     ],
 )

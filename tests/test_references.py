@@ -38,6 +38,25 @@ def test_missing_link_image_and_prose_path_are_reported_with_lines(make_skill: M
     assert found == [("PE201", 8, 5), ("PE201", 10, 1), ("PE201", 12, 17)]
 
 
+def test_a_link_in_a_row_of_an_output_template_is_an_example(make_skill: MakeSkill) -> None:
+    """A placeholder beside the link makes the row part of the document the model writes; a
+    task-list box, a reference-style link or a bracket with no letter does not."""
+    body = (
+        "# Title\n\n## Code Elements\n\n"
+        "- [c4-code-file-1.md](./c4-code-file-1.md) - [Description]\n"
+        "- [ ] [checklist](references/checklist.md)\n"
+        "- [guide](references/guide.md) - see [the plan][plan] and [1]\n\n"
+        "[plan]: references/plan.md\n"
+    )
+    result = score(make_skill(HEAD + body))
+    found = [(f.code, f.path, f.line, f.column) for f in result.findings if f.code == "PE201"]
+    assert found == [
+        ("PE201", "example-skill/SKILL.md", 11, 7),
+        ("PE201", "example-skill/SKILL.md", 12, 3),
+        ("PE201", "example-skill/SKILL.md", 12, 38),
+    ]
+
+
 @pytest.mark.parametrize(
     ("target", "real"),
     [("FORMS.md", "forms.md"), ("References/Api.md", "references/api.md")],

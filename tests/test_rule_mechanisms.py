@@ -78,6 +78,33 @@ def test_a_script_imported_as_a_module_or_named_as_a_scripts_part_is_reached(
     assert [f.message.split("'")[1] for f in found] == ["scripts/batch.py", "scripts/renderer.py"]
 
 
+def test_a_script_whose_path_a_linked_guide_writes_or_a_command_misses_the_suffix_of_is_reached(
+    tmp_path: Path,
+) -> None:
+    # forms.md (linked) runs `scripts/check_fields` without '.py' and shows `./scripts/export.sh`
+    # in a code block; `scripts/prune.py` is named nowhere and `scripts/check_fields_x.py` only
+    # shares the start of a name.
+    body = "# Forms\n\nFor fillable forms, read [forms.md](forms.md).\n"
+    write_files(
+        tmp_path / "forms",
+        {
+            "SKILL.md": frontmatter(DESCRIPTION, name="forms") + body,
+            "forms.md": "# Forms\n\nFirst run `python scripts/check_fields <file.pdf>`.\n\n"
+            "```bash\n./scripts/export.sh out/\n```\n",
+            "scripts/check_fields.py": "",
+            "scripts/export.sh": "",
+            "scripts/prune.py": "",
+            "scripts/check_fieldsx.py": "",
+        },
+    )
+    found = [f for f in score(tmp_path / "forms").findings if f.code == "PE208"]
+    assert [(f.path, f.line, f.column) for f in found] == [("forms/SKILL.md", None, None)] * 2
+    assert [f.message.split("'")[1] for f in found] == [
+        "scripts/check_fieldsx.py",
+        "scripts/prune.py",
+    ]
+
+
 def test_a_tool_in_a_dont_column_or_after_a_negation_is_not_an_instruction(
     make_skill: MakeSkill,
 ) -> None:
@@ -105,19 +132,19 @@ def test_my_in_a_list_of_what_users_say_is_theirs(make_skill: MakeSkill) -> None
 
 
 @pytest.mark.parametrize(
-    ("description", "quoted"),
+    ("description", "quoted", "column"),
     [
         # The user's situation, after the word that makes it a condition, is not the voice.
-        ("Recovers lost Git commits. Use when you can't find a commit after a reset.", None),
-        ("Bisects failing CI runs. Use if your build fails only on the merge queue.", None),
-        ("Plans rollbacks. Use after you must revert a migration in production.", None),
-        # Addressed to the reader, even beside a condition further on.
-        ("You can't push binaries with it. Use when you need Git LFS.", "You can"),
-        ("Tunes queries before they bring down your server.", "your"),
+        ("Recovers lost Git commits. Use when you can't find a commit after a reset.", None, 0),
+        ("Bisects failing CI runs. Use if your build fails only on the merge queue.", None, 0),
+        ("Plans rollbacks. Use after you must revert a migration in production.", None, 0),
+        # Addressed to the reader, even beside a condition further on: at the words.
+        ("You can't push binaries with it. Use when you need Git LFS.", "You can", 14),
+        ("Tunes queries before they bring down your server.", "your", 51),
     ],
 )
 def test_a_condition_about_the_users_situation_is_not_the_second_person(
-    make_skill: MakeSkill, description: str, quoted: str | None
+    make_skill: MakeSkill, description: str, quoted: str | None, column: int
 ) -> None:
     found = [
         f
@@ -128,7 +155,7 @@ def test_a_condition_about_the_users_situation_is_not_the_second_person(
         assert found == []
     else:
         [finding] = found
-        assert (finding.path, finding.line, finding.column) == ("example-skill/SKILL.md", 3, 1)
+        assert (finding.path, finding.line, finding.column) == ("example-skill/SKILL.md", 3, column)
         assert finding.message.endswith(f"('{quoted}')")
 
 
@@ -139,8 +166,36 @@ def test_the_first_person_or_second_quoted_is_the_first_written(make_skill: Make
         for f in score(make_skill(frontmatter(description) + "# T\n\nSteps.\n")).findings
         if f.code == "PE113"
     ]
-    assert (finding.line, finding.column) == (3, 1)
+    assert (finding.line, finding.column) == (3, 14)
     assert finding.message.endswith("('Your')")
+
+
+def test_a_description_finding_points_at_its_words_in_a_folded_or_quoted_value(
+    make_skill: MakeSkill,
+) -> None:
+    """Read across the folded value's line breaks and indentation, and past an earlier 'my'
+    inside quotes (a user's words, not the voice), to the words themselves."""
+    head = (
+        '---\nname: example-skill\ndescription: >\n  Sorts notes into folders ("tag my notes").\n'
+        "  Use when notes pile up. I can also\n  tag them by project. HIGHEST\n"
+        "  PRIORITY for notes.\n---\n\n# T\n\nSteps.\n"
+    )
+    found = {
+        f.code: (f.path, f.line, f.column, f.message, f.fix)
+        for f in score(make_skill(head)).findings
+        if f.code in ("PE113", "PE114")
+    }
+    assert found["PE113"][:4] == (
+        "example-skill/SKILL.md",
+        5,
+        27,
+        "description speaks in the first or second person ('I can')",
+    )
+    assert found["PE113"][4] == (
+        "Reword 'I can' in the third person, as what the skill does ('Formats …', 'Use when "
+        "the user …'), not as the model or the reader speaking."
+    )
+    assert found["PE114"][:3] == ("example-skill/SKILL.md", 6, 24)
 
 
 def test_a_metadata_date_gets_a_fix_that_quotes_it(make_skill: MakeSkill) -> None:
@@ -148,8 +203,15 @@ def test_a_metadata_date_gets_a_fix_that_quotes_it(make_skill: MakeSkill) -> Non
     [finding] = [
         f for f in score(make_skill(head + "# T\n\nSteps.\n")).findings if f.code == "PE109"
     ]
-    assert (finding.line, finding.column) == (4, 1)
+    # At the entry, a warning: the reference validator reads it as text, other loaders as a date.
+    assert (finding.line, finding.column, finding.severity.value) == (5, 3, "warning")
     assert finding.fix == 'Quote the value so that YAML reads it as text: updated: "2024-01-05".'
+    # A list under metadata is never text: an error, at its entry.
+    head = frontmatter(DESCRIPTION, extra="metadata:\n  author: Ann\n  tags:\n    - csv\n")
+    [finding] = [
+        f for f in score(make_skill(head + "# T\n\nSteps.\n")).findings if f.code == "PE109"
+    ]
+    assert (finding.line, finding.column, finding.severity.value) == (6, 3, "error")
 
 
 def test_a_name_fix_never_proposes_a_reserved_word() -> None:
@@ -160,6 +222,34 @@ def test_a_name_fix_never_proposes_a_reserved_word() -> None:
     assert name_fix("csv-tools", "claude-csv") == (
         "Rename the folder to 'csv-tools' ('claude-csv' holds a reserved word, PE112)."
     )
+
+
+def test_the_name_fixes_agree_when_the_folder_holds_a_reserved_word(tmp_path: Path) -> None:
+    """PE104 no longer proposes the folder's name when it holds 'claude' (PE112 would then
+    fire on it); PE112 proposes the same name, and says to rename the folder too."""
+    head = "---\nname: Claude Code Guide\ndescription: " + DESCRIPTION + "\n---\n\n# T\n\nSteps.\n"
+    write_files(tmp_path / "claude-code-guide", {"SKILL.md": head})
+    found = {
+        f.code: (f.path, f.line, f.column, f.fix)
+        for f in score(tmp_path / "claude-code-guide").findings
+        if f.code in ("PE104", "PE112")
+    }
+    assert found == {
+        "PE104": (
+            "claude-code-guide/SKILL.md",
+            2,
+            1,
+            "Use lowercase letters, digits and single hyphens, e.g. 'name: code-guide' (and "
+            "rename the folder to match).",
+        ),
+        "PE112": (
+            "claude-code-guide/SKILL.md",
+            2,
+            1,
+            "Name the skill after what it does, e.g. 'name: code-guide', and rename the folder "
+            "to match.",
+        ),
+    }
 
 
 def test_a_description_cut_at_200_characters_is_reported(make_skill: MakeSkill) -> None:
@@ -197,11 +287,23 @@ def test_a_file_to_open_is_missing_even_when_the_sentence_speaks_of_examples(
 def test_an_argument_hint_in_brackets_is_a_note_with_the_quoted_form(
     make_skill: MakeSkill,
 ) -> None:
-    head = frontmatter(DESCRIPTION, extra="argument-hint: [optional: date]\n")
+    head = frontmatter(DESCRIPTION, extra="argument-hint: [file]\n")
     [finding] = [
         f for f in score(make_skill(head + "# T\n\nSteps.\n")).findings if f.code == "PE109"
     ]
     assert (finding.line, finding.column, finding.severity.value) == (4, 1, "info")
+    assert finding.fix == 'Quote it so that every reader gets the text: argument-hint: "[file]".'
+    # With a colon the brackets hold a mapping, which strict YAML rejects: a warning.
+    head = frontmatter(DESCRIPTION, extra="argument-hint: [optional: date]\n")
+    [finding] = [
+        f for f in score(make_skill(head + "# T\n\nSteps.\n")).findings if f.code == "PE109"
+    ]
+    assert (finding.line, finding.column, finding.severity.value) == (4, 1, "warning")
+    assert finding.message == (
+        "'argument-hint' is read by YAML as a list ([optional: date]), not the text it shows, "
+        "and as a list holding a mapping, which the reference validator's strict YAML rejects "
+        "with the whole frontmatter"
+    )
     assert (
         finding.fix
         == 'Quote it so that every reader gets the text: argument-hint: "[optional: date]".'
@@ -254,3 +356,17 @@ def test_a_tool_phrase_at_a_sentences_start_is_read_as_in_one(make_skill: MakeSk
     )
     found = score(make_skill(frontmatter(DESCRIPTION) + body)).findings
     assert of(found, "PE403") == [("SKILL.md", 11, 3), ("SKILL.md", 12, 3)]
+
+
+def test_a_pronoun_is_found_as_a_whole_word_and_a_bracket_inside_a_word(
+    make_skill: MakeSkill,
+) -> None:
+    """'us' at the end of 'focus' is not the pronoun written later; a '>' right after a
+    letter is found where it is written."""
+    description = "Keeps the focus on tests for us. Use when a>b checks fail, or tests flake."
+    found = {
+        f.code: (f.line, f.column)
+        for f in score(make_skill(frontmatter(description) + "# T\n\nSteps.\n")).findings
+        if f.code in ("PE113", "PE107")
+    }
+    assert found == {"PE113": (3, 43), "PE107": (3, 57)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, get_args
@@ -236,6 +237,39 @@ def field_location(doc: SkillDocument, key: str) -> tuple[int, int]:
     """Line and column of a frontmatter key, or of the opening fence when the key is absent."""
     info = doc.fields.get(key)
     return (info.line, info.column) if info else (1, 1)
+
+
+def value_location(doc: SkillDocument, key: str, words: str, before: str = "") -> tuple[int, int]:
+    """Where ``words`` of a top-level key's value are written in the file: line and column of
+    their first character, read across the line breaks and indentation of a folded or quoted
+    value; the occurrence after as many as ``before`` (the value up to them) holds. The key's
+    own place when they are not found as written (an escape, a word split by the YAML)."""
+    info = doc.fields.get(key)
+    if info is None:
+        return 1, 1
+    parts = words.split()
+    if not parts:
+        return info.line, info.column
+    # The value's lines: from the key to the line before the next key or the closing fence.
+    end = min((f.line for f in doc.fields.values() if f.line > info.line), default=doc.body_start)
+    lines = doc.lines[info.line - 1 : max(info.line, end - 1)]
+    start = info.column - 1 + len(key) + 1
+    text = "\n".join(lines)[: budgets.LISTING_CHARS * 4]
+    # As whole words where they begin or end with one: 'us' is not the end of 'focus'.
+    head = r"(?<!\w)" if (parts[0][0].isalnum() or parts[0][0] == "_") else ""
+    tail = r"(?!\w)" if (parts[-1][-1].isalnum() or parts[-1][-1] == "_") else ""
+    pattern = re.compile(  # noqa: TID251 - built from the value's words
+        head + r"\s+".join(map(re.escape, parts)) + tail
+    )
+    at = start
+    for _ in range(len(pattern.findall(before)) + 1):
+        match = pattern.search(text, at)
+        if match is None:
+            return info.line, info.column
+        found, at = match.start(), match.end()
+    row = text.count("\n", 0, found)
+    column = found - (text.rfind("\n", 0, found) + 1) + 1
+    return info.line + row, column
 
 
 GOOD_SKILL = (

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.budgets import NAME_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
+
+# The words Anthropic reserves in skill names (PE112).
+RESERVED = regexes.compile(r"anthropic|claude", re.IGNORECASE)
 
 
 def name_problems(name: str) -> list[str]:
@@ -41,11 +46,12 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             f"name '{name}' " + "; ".join(problems),
             line,
             column,
-            # The folder's own name, when it is a valid one: nothing else to rename.
+            # The folder's own name, when it is a valid one with no reserved word: nothing
+            # else to rename.
             fix=f"Use the folder's name: 'name: {folder}'."
-            if folder and not name_problems(folder)
+            if folder and not name_problems(folder) and RESERVED.search(folder) is None
             else "Use lowercase letters, digits and single hyphens, e.g. "
-            f"'name: {slug(name)}' (and rename the folder to match).",
+            f"'name: {suggested(name)}' (and rename the folder to match).",
         )
 
 
@@ -53,6 +59,12 @@ def slug(name: str) -> str:
     """``name`` as the specification allows one: lowercase words joined by single hyphens."""
     words = "".join(ch if ch.isalnum() else " " for ch in name.lower()).split()
     return "-".join(words)[:NAME_CHARS].strip("-")
+
+
+def suggested(name: str) -> str:
+    """A name to propose for ``name``: its slug without the reserved words (or a placeholder
+    when nothing is left)."""
+    return "-".join(w for w in RESERVED.sub("", slug(name)).split("-") if w) or "csv-tools"
 
 
 RULE = Rule(

@@ -10,8 +10,7 @@ from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
-from plugin_eval.rules.pe104_invalid_name import name_problems, slug
-from plugin_eval.rules.pe112_reserved_word import RESERVED
+from plugin_eval.rules.pe104_invalid_name import RESERVED, name_problems, suggested
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
@@ -39,7 +38,7 @@ def _fix(name: str, folder: str) -> str:
         return f"Rename the folder to '{name}' ('{folder}' {_why(folder)})."
     if folder_ok:
         return f"Set 'name: {folder}' ('{name}' {_why(name)})."
-    example = "-".join(w for w in RESERVED.sub("", slug(name)).split("-") if w) or "csv-tools"
+    example = suggested(name)
     reserved = RESERVED.search(name) or RESERVED.search(folder)
     without = " without 'claude' or 'anthropic'" if reserved else ""
     return f"Give the folder and 'name' one valid name{without}, e.g. '{example}'."

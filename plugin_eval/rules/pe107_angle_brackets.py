@@ -8,16 +8,22 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, value_location
+from plugin_eval.textsearch import one_line
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     value = doc.description
     if value is None or ("<" not in value and ">" not in value):
         return
-    line, column = field_location(doc, "description")
+    at = min(i for i in (value.find("<"), value.find(">")) if i >= 0)
+    shown = one_line(value[at : at + 24], 24)
+    # The bracket and what follows it on the line: a word of its own to find in the file.
+    words = value[at:].split()[0]
+    line, column = value_location(doc, "description", words, value[:at])
     yield RULE.finding(
-        "description contains '<' or '>' (looks like an XML tag to the harness)",
+        f"description contains '{value[at]}' ('{shown}'): Anthropic's validator rejects '<' and "
+        "'>' anywhere in it, and a tag changes how the prompt it is pasted into reads",
         line,
         column,
     )
@@ -38,7 +44,7 @@ RULE = Rule(
             "SKILL.md": "---\nname: example-skill\ndescription: Formats <csv> reports. Use when "
             "exporting tables, cleaning column names, or merging CSV files.\n---\n\n# Body\n"
         },
-        expect=(Expect("PE107", "SKILL.md", 3, 1),),
+        expect=(Expect("PE107", "SKILL.md", 3, 22),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="anthropics/skills quick_validate.py; Anthropic authoring guidance",

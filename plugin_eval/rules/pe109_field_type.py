@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date
 from typing import Any
 
 from plugin_eval.analysis import Facts
@@ -65,16 +66,34 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         raw = doc.line_text(info.line).split(":", 1)[-1].strip() if expected else ""
         if key == "argument-hint" and isinstance(value, list) and raw.startswith("["):
             # Claude Code's own examples write `argument-hint: [message]`, which YAML reads as
-            # a list: a note, with the quoted form, not an error.
+            # a list: a note, with the quoted form, not an error. One that holds a colon
+            # (`[optional: date]`) is a list of a mapping, which the reference validator's
+            # strict YAML rejects, and the whole frontmatter with it: a warning.
             quoted = raw.replace("\\", "\\\\").replace('"', '\\"')
+            mapping = any(isinstance(v, dict) for v in value)
             yield RULE.finding(
-                f"'{key}' is read by YAML as a list ({raw}), not the text it shows",
+                f"'{key}' is read by YAML as a list ({raw}), not the text it shows"
+                + (
+                    ", and as a list holding a mapping, which the reference validator's strict "
+                    "YAML rejects with the whole frontmatter"
+                    if mapping
+                    else ""
+                ),
                 info.line,
                 info.column,
                 fix=f'Quote it so that every reader gets the text: {key}: "{quoted}".',
-                severity=Severity.INFO,
+                severity=Severity.WARNING if mapping else Severity.INFO,
             )
         elif expected is not None:
+            line, column, severity = info.line, info.column, None
+            if key == "metadata" and isinstance(value, dict):
+                entry = _odd_entry(value)
+                if entry is not None:
+                    line, column = _entry_location(doc, info.line, entry[0])
+                    # A number, date or boolean is text to the reference validator, which reads
+                    # every metadata value as a string; other loaders give it a type.
+                    if isinstance(entry[1], (int, float, bool, date)):
+                        severity = Severity.WARNING
             yield RULE.finding(
                 f"'{key}' should be {expected}"
                 + (
@@ -82,10 +101,33 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                     if key == "metadata" and isinstance(value, dict)
                     else f", got {_describe(value)}"
                 ),
-                info.line,
-                info.column,
+                line,
+                column,
                 fix=_fix(key, value, expected),
+                severity=severity,
             )
+
+
+def _odd_entry(metadata: dict[Any, Any]) -> tuple[Any, Any] | None:
+    """The first metadata entry whose key or value is not a string."""
+    return next(
+        ((k, v) for k, v in metadata.items() if not isinstance(k, str) or not isinstance(v, str)),
+        None,
+    )
+
+
+def _entry_location(doc: SkillDocument, start: int, key: object) -> tuple[int, int]:
+    """The line and column of ``key`` among the indented lines under the field at ``start``;
+    the field's own place when it is written inline (`metadata: {version: 2}`)."""
+    wanted = str(key).lower() if isinstance(key, bool) else str(key)
+    end = min((f.line for f in doc.fields.values() if f.line > start), default=doc.body_start)
+    for number in range(start + 1, max(start + 1, end)):
+        text = doc.line_text(number)
+        stripped = text.lstrip()
+        name = stripped.split(":", 1)[0].strip().strip("\"'")
+        if text[:1].isspace() and ":" in stripped and name == wanted:
+            return number, len(text) - len(stripped) + 1
+    return start, 1
 
 
 def _fix(key: str, value: Any, expected: str) -> str:
@@ -139,14 +181,17 @@ RULE = Rule(
             "exporting tables, cleaning column names, or merging CSV files.\nmetadata:\n  "
             "version: 2\n---\n\n# Body\n"
         },
-        expect=(Expect("PE109", "SKILL.md", 4, 1),),
+        expect=(Expect("PE109", "SKILL.md", 5, 3),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Agent Skills specification; skills-ref validator; Claude Code skill docs",
     limits="Only known fields are checked (unknown ones are PE108's). For a wrong value inside "
-    "`metadata:` the finding points at the `metadata` key, not at the nested entry. An "
+    "`metadata:` the finding points at the nested entry; a number, date or boolean there is a "
+    "warning (the reference validator reads every metadata value as text, other loaders do "
+    "not), a list, mapping or empty value an error. An "
     "`argument-hint` in brackets (`[file]`, as Claude Code's own examples write it) is read by "
-    "YAML as a list: an info note with the quoted form, not an error.",
+    "YAML as a list: an info note with the quoted form, not an error; a warning when the "
+    "brackets hold a colon (`[optional: date]`), a mapping the reference validator rejects.",
     links=(sources.SPEC, sources.CLAUDE_SKILLS),
     check=check,
 )

@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
-from plugin_eval import regexes
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
-
-RESERVED = regexes.compile(r"anthropic|claude", re.IGNORECASE)
+from plugin_eval.rules.pe104_invalid_name import RESERVED, suggested
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     name = doc.frontmatter.get("name")
     if isinstance(name, str) and (match := RESERVED.search(name)):
         line, column = field_location(doc, "name")
+        folder = doc.folder.resolve().name if doc.folder.name in ("", ".") else doc.folder.name
+        also = ", and rename the folder to match" if RESERVED.search(folder) else ""
         yield RULE.finding(
             f"name '{name}' contains the reserved word '{match.group(0).lower()}'",
             line,
             column,
+            fix=f"Name the skill after what it does, e.g. 'name: {suggested(name)}'{also}.",
         )
 
 

@@ -10,7 +10,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, value_location
 from plugin_eval.textsearch import led, needed
 
 # Quoted text is what a user might say ("help me pick"), not the description's own voice.
@@ -73,11 +73,14 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     found = [m for m in (led(FIRST_PERSON).search(own), addressed) if m]
     match = min(found, key=lambda m: m.start()) if found else None
     if match:
-        line, column = field_location(doc, "description")
+        words = match.group(0).strip()
+        line, column = value_location(doc, "description", words, value[: match.start()])
         yield RULE.finding(
-            f"description speaks in the first or second person ('{match.group(0).strip()}')",
+            f"description speaks in the first or second person ('{words}')",
             line,
             column,
+            fix=f"Reword '{words}' in the third person, as what the skill does ('Formats …', "
+            "'Use when the user …'), not as the model or the reader speaking.",
         )
 
 
@@ -91,10 +94,11 @@ RULE = Rule(
     "reports'), not 'I can …' or 'You can …'.",
     why="The description is injected into the system prompt; first- and second-person text "
     "reads as if the model or the user were speaking and weakens discovery.",
-    fix="Start with a verb in the third person: 'Formats …', 'Reviews …'.",
+    fix="Reword it in the third person, as what the skill does: 'Formats …', 'Reviews …', "
+    "'Use when the user …'.",
     bad=Example(
         {"SKILL.md": GOOD_SKILL.replace("description: Formats", "description: I can help format")},
-        expect=(Expect("PE113", "SKILL.md", 3, 1),),
+        expect=(Expect("PE113", "SKILL.md", 3, 14),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="Anthropic skill authoring guidance",

@@ -8,13 +8,16 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, value_location
 
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     claim = facts.trigger.precedence
     if claim is not None:
-        line, column = field_location(doc, "description")
+        written = " ".join((doc.description or "").split())
+        line, column = value_location(
+            doc, "description" if claim in written else "when_to_use", claim
+        )
         yield RULE.finding(
             f"description claims precedence over every other skill ('{claim}'); a router "
             "would pick it for its neighbours' requests too",
@@ -44,7 +47,7 @@ RULE = Rule(
                 "description: Formats CSV reports (HIGHEST PRIORITY, always use it first).",
             )
         },
-        expect=(Expect("PE114", "SKILL.md", 3, 1),),
+        expect=(Expect("PE114", "SKILL.md", 3, 35),),
     ),
     good=Example({"SKILL.md": GOOD_SKILL}),
     source="plugin-eval; seed 002 triggering rubric (precision failure)",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 
+from plugin_eval import regexes
 from plugin_eval.analysis import Facts, RefStatus
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
@@ -20,6 +21,7 @@ BODY = (
 
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     by_case: dict[str, str] | None = None
+    template_rows: dict[int, bool] = {}
     for ref in facts.references:
         if ref.status is not RefStatus.MISSING:
             continue
@@ -33,6 +35,11 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 fix=f"Replace '{ref.path}' with a regular file.",
             )
             continue
+        if ref.kind != "prose" and ref.line is not None:
+            if ref.line not in template_rows:  # each line read once, however many it links
+                template_rows[ref.line] = _template_row(doc.line_text(ref.line))
+            if template_rows[ref.line]:
+                continue
         if by_case is None:  # built once, for skills that have a missing target at all
             listing = doc.listing
             by_case = {p.casefold(): p for p in (*listing.files, *listing.folders)}
@@ -58,6 +65,21 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         )
 
 
+# A placeholder written beside a link: a capitalised name in brackets that is not itself a
+# link ("[Description]", "[Component Name]"; a shortcut reference such as "[guide]" is not
+# capitalised); and a link (inline, or by reference: "[the plan][plan]"), which is taken out
+# of the line before looking.
+_PLACEHOLDER = regexes.compile(r"\[[A-Z][^\[\]\n]{1,40}\](?![(\[:])")
+_LINK = regexes.compile(r"!?\[[^\[\]\n]*\](?:\([^()\n]*\)|\[[^\[\]\n]*\])")
+
+
+def _template_row(text: str) -> bool:
+    """Whether the line ``text`` is a row of a template for the document the model writes
+    ("- [c4-code-file-1.md](./c4-code-file-1.md) - [Description]"): a placeholder beside its
+    links says they are examples of the output, not files of the skill."""
+    return "[" in text and _PLACEHOLDER.search(_LINK.sub("", text)) is not None
+
+
 RULE = Rule(
     code="PE201",
     flag="ORPHAN_REFERENCE",
@@ -79,6 +101,9 @@ RULE = Rule(
     "on Linux), with the file's real name in the fix, and so is the one file of the same name "
     "in another folder of the skill (`reference/api.md` for `references/api.md`); a target that is a FIFO, socket or "
     "device is never opened and is reported as such. "
+    "A link or image on a line that also holds a capitalised placeholder in brackets "
+    "('- [x.md](./x.md) - [Description]') is a row of a template for the model's output, and "
+    "is not checked. "
     "Links, images and `references/…` paths in prose are checked; other bare paths in "
     "prose (`scripts/run.py` without a link) are not. Links inside the files SKILL.md links "
     "are PE212's.",

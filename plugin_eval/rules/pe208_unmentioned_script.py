@@ -70,6 +70,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     # its part (`render_ai.py` beside `render.py`: the wrapper the body runs and its backend).
     mentioned = [f for f in scripts if f not in unreached]
     used = _named_by(doc, mentioned, unreached) | _parts_of(mentioned, unreached)
+    used |= _written_as_path(facts, [f for f in unreached if f not in used])
     for folder, paths, shown in per_folder(f for f in unreached if f not in used):
         if shown is not None:
             yield RULE.finding(
@@ -102,6 +103,34 @@ def _imported(path: str, text: str) -> bool:
         re.search(rf"(?<![\w.]){dotted}(?![\w-])|\b(?:from|import)\s+{stem}(?![\w.-])", text)
         is not None
     )
+
+
+def _written_as_path(facts: Facts, wanted: list[str]) -> set[str]:
+    """Of ``wanted``, the scripts whose path SKILL.md or a Markdown file it links writes, in
+    code or prose, with or without the suffix (`./scripts/export.sh` in a linked guide's code
+    block; `python scripts/check_fields <file>`, whose missing suffix PE206 reports in
+    SKILL.md): the model is told to run them. Each text is read once, for the names written
+    after `scripts/`, however many scripts are wanted."""
+    if not wanted:
+        return set()
+    written_names: set[str] = set()
+    texts = [facts.doc.text] + [
+        raw.decode("utf-8", "replace") for raw in facts.linked_texts.values()
+    ]
+    for text in texts:
+        if "scripts/" in text:
+            written_names.update(m.group(1).rstrip(".") for m in _SCRIPT_NAME.finditer(text))
+    return {
+        f for f in wanted if posixpath.basename(f) in written_names or _stem(f) in written_names
+    }
+
+
+# A name written right after `scripts/`, as a path or a command writes it: from the skill's
+# folder, `./` or a variable for it (`${CLAUDE_SKILL_DIR}/`), not inside another path
+# (`skills/other/scripts/x.py` is another skill's).
+_SCRIPT_NAME = regexes.compile(
+    r"(?:(?<![\w/.$-])|(?<=(?<![\w.])\./)|(?<=\}/))scripts/([\w.-]+)(?![\w/-])"
+)
 
 
 def _parts_of(mentioned: list[str], wanted: list[str]) -> set[str]:
@@ -163,7 +192,9 @@ RULE = Rule(
         Setting("LINKED_FILES_READ", "mentioned scripts read for the helpers they use"),
         Setting("LINKED_FILE_BYTES", "bytes read of each"),
     ),
-    limits="A helper counts as used when a mentioned script writes its file name without the "
+    limits="A script counts as mentioned when SKILL.md or a Markdown file it links writes its "
+    "path, with or without the suffix, in code or prose. "
+    "A helper counts as used when a mentioned script writes its file name without the "
     "extension (`from dates import parse`, `./dates.sh`), or when its name is a mentioned "
     "script's and a suffix after `_` or `-` (`render_ai.py`, `render-worker.sh` beside "
     "`render.py`: the wrapper the body runs and the backend it loads); a helper used only through another "

@@ -22,7 +22,7 @@ OPENER = regexes.compile(
 )
 
 
-def _first_opener(block: CodeBlock) -> tuple[int, int, str] | None:
+def first_opener(block: CodeBlock) -> tuple[int, int, str] | None:
     """The first line of ``block`` that would open a fence of its own kind and at least its
     length: its offset in the content (in lines), its column and its text."""
     marker = block.marker
@@ -42,7 +42,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for block in doc.code_blocks:
         if not block.fenced or not block.marker or block.quotes:
             continue
-        found = _first_opener(block)
+        found = first_opener(block)
         if found is None:
             continue
         row, column, text = found

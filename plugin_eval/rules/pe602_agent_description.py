@@ -15,12 +15,15 @@ from plugin_eval.triggering import PROACTIVE, find_trigger
 
 def dispatched(plugin: PluginDocument, name: str, itself: str) -> bool:
     """Whether one of the plugin's commands or other agents hands work to the agent ``name``
-    by that name (`subagent_type: "implement"`, "the `implement` agent"): a pipeline stage
-    is picked by its caller, not by its description."""
+    by that name (`subagent_type: "implement"`, "the `implement` agent", "invoke the
+    `playwright` skill"): a pipeline stage is picked by its caller, not by its description."""
+    named = re.escape(name)
     wanted = re.compile(  # noqa: TID251 - built from the agent's own name
-        r"subagent_type\W{0,4}" + re.escape(name) + r"(?![\w-])"
-        r"|(?<![\w-])`?" + re.escape(name) + r"`?\s+(?:sub-?)?agent\b"
-        r"|@" + re.escape(name) + r"(?![\w-])",
+        r"subagent_type\W{0,4}" + named + r"(?![\w-])"
+        r"|(?<![\w-])`?" + named + r"`?\s+(?:sub-?)?agent\b"
+        r"|@" + named + r"(?![\w-])"
+        r"|\b(?:invoke|call|run|dispatch|spawn|launch|delegate\s+to|hand\s+(?:it\s+)?off\s+to)"
+        r"\s+(?:the\s+)?`" + named + r"`",
         re.IGNORECASE,
     )
     return any(

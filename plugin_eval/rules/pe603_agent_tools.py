@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from plugin_eval import regexes
+from plugin_eval import budgets, regexes
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.plugin import PluginDocument
 from plugin_eval.rules import sources
@@ -29,17 +29,31 @@ CHANGES = regexes.compile(
     r"set(?:s|ting)?\s+up|automat\w*|scaffold\w*|debug\w*|edit\w*|updat(?:e|es|ing))\b",
     re.IGNORECASE,
 )
+# The same work said with a verb (not a noun: "configuration review", "security automation"
+# name what is read): read in the whole description, where the trigger says what the agent is
+# used for ("Use PROACTIVELY for … building secure-by-design systems").
+DOES = regexes.compile(
+    r"\b(?:build(?:s|ing)?|implement(?:s|ing)?|writ(?:e|es|ing)|creat(?:e|es|ing)|"
+    r"generat(?:e|es|ing)|fix(?:es|ing)|refactor(?:s|ing)?|deploy(?:s|ing)?|"
+    r"migrat(?:e|es|ing)|develop(?:s|ing)?|configur(?:e|es|ing)|set(?:s|ting)?\s+up|"
+    r"automat(?:e|es|ing)|scaffold(?:s|ing)?|edit(?:s|ing)?|updat(?:e|es|ing))\b",
+    re.IGNORECASE,
+)
 
 
 def reads_only(description: object) -> str | None:
     """The word of the description's first sentence that makes the agent's work reading and
-    reporting (reviewing, auditing, analysing, advising), when no word of it says the agent
-    changes anything; else None."""
+    reporting (reviewing, auditing, analysing, advising), when no word of that sentence, and no
+    verb of the rest, says the agent changes anything (an expert "in threat modeling … security
+    architecture review" used "for … building secure-by-design systems" writes); else None."""
     if not isinstance(description, str):
         return None
-    first = first_sentence(description[:600])
+    text = description[: budgets.LISTING_CHARS]
+    first = first_sentence(text)
     found = READS.search(first)
-    return found.group(0) if found and CHANGES.search(first) is None else None
+    if found is None or CHANGES.search(first) is not None or DOES.search(text) is not None:
+        return None
+    return found.group(0)
 
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:
@@ -103,8 +117,10 @@ RULE = PluginRule(
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code subagents documentation",
-    limits="The agent's work is read from the first sentence of its description, in English: an "
-    "agent described otherwise ('HR partner for hiring …') is not asked for a list. It checks "
+    limits="The agent's work is read from the first sentence of its description, in English, "
+    "and what it changes also from a verb in the rest ('Use PROACTIVELY for … building …'); a "
+    "noun there ('configuration review') names what is read. An agent described otherwise "
+    "('HR partner for hiring …') is not asked for a list. It checks "
     "that `tools` is present and well formed, not that the tools exist or fit the work. A "
     "missing `tools` has no line, so the finding points at line 1.",
     links=(sources.CLAUDE_AGENTS,),

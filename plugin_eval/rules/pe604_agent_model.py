@@ -13,13 +13,21 @@ from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import GOOD_AGENT, good_plugin
 from plugin_eval.textsearch import one_line
 
-# What Claude Code documents for a subagent's `model`: an alias, `inherit` (the session's
-# model), or a full model id. Leaving it out is documented too (the agent inherits).
-ALIASES = frozenset({"sonnet", "opus", "haiku", "inherit"})
+# What Claude Code documents for a subagent's `model`: a model alias, `inherit` (the session's
+# model), or a full model id. Leaving it out is documented too (the agent inherits). The
+# aliases are those of Claude Code's model configuration page: a family's newest model, with
+# the 1M-token context suffix `[1m]` for the families it documents one for, the account's
+# default or best, and Opus to plan with Sonnet to act.
+FAMILIES = frozenset({"sonnet", "opus", "haiku", "fable"})
+LONG_CONTEXT = frozenset({f"{family}[1m]" for family in ("sonnet", "opus", "fable")})
+ALIASES = FAMILIES | LONG_CONTEXT | {"default", "best", "opusplan", "inherit"}
 # A full Claude model id, as Anthropic names it ("claude-sonnet-4-5") or a cloud provider does
 # ("us.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-opus-4-1@20250805").
 MODEL_ID = regexes.compile(r"(?:[a-z0-9-]+\.)*claude-[a-z0-9][a-z0-9.@:_-]*", re.IGNORECASE)
-SUGGESTED = "sonnet, opus, haiku, inherit (the session's model) or a full model id"
+SUGGESTED = (
+    "an alias such as sonnet, opus, haiku or fable, inherit (the session's model), or a full "
+    "model id"
+)
 
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:
@@ -49,8 +57,9 @@ RULE = PluginRule(
     name="agent-model",
     severity=Severity.WARNING,
     subscore="orchestration_wiring",
-    summary="An agent's `model`, when set, is one Claude Code accepts: `sonnet`, `opus`, "
-    "`haiku`, `inherit`, or a full model id (`claude-…`).",
+    summary="An agent's `model`, when set, is one Claude Code accepts: an alias (`sonnet`, "
+    "`opus`, `haiku`, `fable`, `opusplan`, `best`, `default`, `sonnet[1m]` and the like), `inherit`, or "
+    "a full model id (`claude-…`).",
     why="Claude Code documents those values for a subagent; another one (a model of another "
     "vendor, a made-up name) does not select the model the author meant. A plugin's agents "
     "are read by Claude Code only, so its own aliases are right there, and no portability "
@@ -72,7 +81,8 @@ RULE = PluginRule(
     source="Claude Code subagents documentation",
     limits="A full model id is recognised by its form (`claude-` and what follows, with an "
     "optional provider prefix such as `us.anthropic.`), not checked against the models that "
-    "exist; the aliases are compared without letter case.",
-    links=(sources.CLAUDE_AGENTS,),
+    "exist; the aliases are compared without letter case, and are those Claude Code documented "
+    "when this version was made: an alias added since is reported until the list is updated.",
+    links=(sources.CLAUDE_AGENTS, sources.CLAUDE_MODELS),
     check=check,
 )

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from plugin_eval.findings import Finding, Severity
-from plugin_eval.plugin import PluginDocument
+from plugin_eval.plugin import Part, PluginDocument
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, PluginRule
 from plugin_eval.rules.plugin_base import good_plugin
+from plugin_eval.textsearch import one_line
 
 
 def check(plugin: PluginDocument) -> Iterator[Finding]:
@@ -20,13 +21,40 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             )
         description = command.meta.get("description")
         if not problems and not (isinstance(description, str) and description.strip()):
-            yield RULE.finding(
-                f"command /{command.stem} has no description",
-                command.line_of("description"),
-                1,
-                fix="Add frontmatter with 'description: <what the command does>'.",
-                path=command.path,
-            )
+            yield _undescribed(command)
+
+
+def _undescribed(command: Part) -> Finding:
+    """Claude Code shows a command with no description by the first line of its prompt: a
+    title heading still says what it does (a note), a line of the prompt does not."""
+    first = next((t for t in map(str.strip, command.body.splitlines()) if t), None)
+    title = _title(first or "")
+    if title:
+        shown = f"its title heading '{one_line(title, 60)}'"
+    elif first is not None:
+        shown = f"the first line of its prompt ('{one_line(first, 60)}'), not what it does"
+    else:
+        shown = "nothing: its prompt is empty"
+    return RULE.finding(
+        f"command /{command.stem} has no description: the / menu shows {shown}",
+        command.line_of("description"),
+        1,
+        fix="Add frontmatter with 'description: <what the command does>'.",
+        path=command.path,
+        severity=Severity.INFO if title else None,
+    )
+
+
+def _title(line: str) -> str:
+    """The text of an ATX heading ("# Multi-Agent Code Review", closing hashes dropped), or
+    "" for a line that is not one. Read with string methods, once along the line."""
+    hashes = len(line) - len(line.lstrip("#"))
+    if not 1 <= hashes <= 6 or line[hashes : hashes + 1] not in (" ", "\t"):
+        return ""
+    text = line[hashes:].strip()
+    closed = text.rstrip("#")
+    # A closing run of '#' counts only after a space ("## Title ##"), not in "Tips for C#".
+    return closed.strip() if closed == "" or closed[-1] in " \t" else text
 
 
 RULE = PluginRule(
@@ -36,8 +64,9 @@ RULE = PluginRule(
     severity=Severity.WARNING,
     subscore="structural_completeness",
     summary="Each `commands/*.md` has readable frontmatter with a `description`.",
-    why="The description is what the `/` menu shows; without it users see the first line of the "
-    "prompt or nothing.",
+    why="The description is what the `/` menu shows; without it Claude Code shows the first "
+    "line of the prompt instead. A title heading there still names the command (an info note); "
+    "a line of the prompt ('You are an expert …') or nothing does not (a warning).",
     fix="Add 'description: …' in frontmatter.",
     bad=Example(
         good_plugin(**{"commands__csv-clean.md": "Clean the CSV file at $ARGUMENTS.\n"}),
@@ -46,8 +75,9 @@ RULE = PluginRule(
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code slash commands documentation",
-    limits="Only a non-empty description is required; whether it says what the command does is not "
-    "judged. A command with no frontmatter is reported at line 1.",
+    limits="Only a non-empty description is required; whether it, or the title heading shown "
+    "in its place, says what the command does is not judged. A command with no frontmatter is "
+    "reported at line 1.",
     links=(sources.CLAUDE_COMMANDS,),
     check=check,
 )

@@ -22,6 +22,9 @@ CODEX_SKILLS = DocLink("OpenAI Codex: skills", "https://developers.openai.com/co
 CLAUDE_AGENTS = DocLink(
     "Claude Code: subagents", "https://docs.claude.com/en/docs/claude-code/sub-agents"
 )
+CLAUDE_MODELS = DocLink(
+    "Claude Code: model configuration", "https://code.claude.com/docs/en/model-config"
+)
 CLAUDE_COMMANDS = DocLink(
     "Claude Code: slash commands", "https://docs.claude.com/en/docs/claude-code/slash-commands"
 )
