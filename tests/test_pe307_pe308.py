@@ -62,6 +62,12 @@ def test_a_doubled_opening_fence_is_one_to_delete(tmp_path: Path) -> None:
     [finding] = found(tmp_path, body, "PE307")
     assert where([finding]) == [("runbook-writer/SKILL.md", 11, 1)]
     assert finding.fix == "Delete the fence at line 10: the block is opened twice."
+    # The block still closes where it was meant to: no claim that the fences below pair wrong.
+    assert finding.message == (
+        "'```dockerfile' sits inside the code block opened at line 10: a fence with a language "
+        "never closes a block, so it shows as the first line of the code (a doubled opening "
+        "fence)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -103,6 +103,36 @@ def test_link_out_of_the_folder_to_nothing_is_a_dead_cross_ref(make_skill: MakeS
     assert [(f.code, f.line) for f in result.findings if f.code.startswith("PE2")] == [("PE202", 8)]
 
 
+def test_a_link_to_a_sibling_skill_is_told_to_name_the_skill(tmp_path: Path) -> None:
+    body = (
+        "# Title\n\n## Related Skills\n\n- [testing](../testing-patterns/SKILL.md)\n"
+        "- [shared notes](../shared/notes.md)\n"
+    )
+    write_files(
+        tmp_path / "design-patterns",
+        {"SKILL.md": HEAD.replace("example-skill", "design-patterns") + body},
+    )
+    write_files(tmp_path / "testing-patterns", {"SKILL.md": HEAD + "# T\n"})
+    write_files(tmp_path / "shared", {"notes.md": "# N\n"})
+    result = score_skill(tmp_path / "design-patterns", Config(), "design-patterns")
+    found = [(f.path, f.line, f.column, f.fix) for f in result.findings if f.code == "PE203"]
+    assert found == [
+        (
+            "design-patterns/SKILL.md",
+            10,
+            3,
+            "Name the 'testing-patterns' skill in words (e.g. 'see the testing-patterns skill') "
+            "instead of linking its file: each skill is installed in a folder of its own.",
+        ),
+        (
+            "design-patterns/SKILL.md",
+            11,
+            3,
+            "Copy what the skill needs into references/ or assets/ and link it there.",
+        ),
+    ]
+
+
 def test_link_out_of_the_folder_to_a_sibling_warns_but_is_not_read(make_skill: MakeSkill) -> None:
     make_skill(HEAD.replace("example-skill", "other-skill") + "# Other\n", folder="other-skill")
     result = score(make_skill(HEAD + "# T\n\nSee [other](../other-skill/SKILL.md).\n"))

@@ -252,6 +252,25 @@ def test_the_name_fixes_agree_when_the_folder_holds_a_reserved_word(tmp_path: Pa
     }
 
 
+def test_a_description_cut_before_its_trigger_is_told_to_be_restored(
+    make_skill: MakeSkill,
+) -> None:
+    text = (
+        "Scaffolds TypeScript projects with strict settings, path aliases, test "
+        "runners, linting, formatting and release scripts, set up the way modern tooling "
+        "expects them (pnpm, Vite, Node 22, Vitest, ESLint"
+    )
+    assert len(text) == 200
+    found = score(make_skill(frontmatter(text) + "# T\n\nSteps.\n")).findings
+    [missing] = [f for f in found if f.code == "PE102"]
+    assert (missing.path, missing.line, missing.column) == ("example-skill/SKILL.md", 3, 1)
+    assert missing.fix == (
+        "Restore the description in full (it stops at 200 characters, where tools cut text): "
+        "what was cut is often the 'Use when …' clause; add one if not."
+    )
+    assert of(found, "PE115") == [("SKILL.md", 3, 1)]
+
+
 def test_a_description_cut_at_200_characters_is_reported(make_skill: MakeSkill) -> None:
     text = (
         "Triages service incidents from alerts and logs, ranks likely causes, drafts the "

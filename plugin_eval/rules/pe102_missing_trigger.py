@@ -10,6 +10,7 @@ from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
+from plugin_eval.rules.pe115_description_cut import looks_cut
 from plugin_eval.textsearch import one_line
 from plugin_eval.triggering import TRIGGER, display_width, repeats_name
 
@@ -49,6 +50,11 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         "'Triggers on …' or when_to_use)",
         line,
         column,
+        # Cut at a length limit (PE115), the trigger is most likely what the cut lost.
+        fix=f"Restore the description in full (it stops at {len(stripped)} characters, where "
+        "tools cut text): what was cut is often the 'Use when …' clause; add one if not."
+        if looks_cut(stripped)
+        else None,
     )
 
 

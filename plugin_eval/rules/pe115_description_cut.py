@@ -17,13 +17,17 @@ CUT_LENGTHS = frozenset({100, 128, 150, 200, 250, 255, 256, 300, 500, 512, 1000,
 CLOSED = tuple(".!?)]}\"'`*>…。！？）」』")
 
 
+def looks_cut(description: str | None) -> bool:
+    """Whether ``description`` stops mid-sentence at a length tools cut text at."""
+    text = (description or "").strip()
+    return len(text) in CUT_LENGTHS and not text.endswith(CLOSED)
+
+
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     value = doc.description
-    if value is None:
+    if value is None or not looks_cut(value):
         return
     text = value.strip()
-    if len(text) not in CUT_LENGTHS or text.endswith(CLOSED):
-        return
     line, column = field_location(doc, "description")
     yield RULE.finding(
         f"description is exactly {len(text)} characters and stops mid-sentence "

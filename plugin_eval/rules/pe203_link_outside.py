@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterator
 
 from plugin_eval.analysis import MAX_CLIMB, Facts, RefStatus
-from plugin_eval.document import SkillDocument
+from plugin_eval.document import SKILL_FILE, SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
 from plugin_eval.rules.base import Example, Expect, Rule
@@ -15,11 +16,18 @@ from plugin_eval.rules.pe201_orphan_reference import BODY
 def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     for ref in facts.references:
         if ref.status is RefStatus.OUTSIDE:
+            # Another skill's SKILL.md beside this one: a pointer to that skill, not content.
+            parts = posixpath.normpath(ref.path).split("/")
+            sibling = parts[1] if len(parts) == 3 and parts[0] == ".." else None
             yield RULE.finding(
                 f"link '{ref.target}' leaves the skill folder; it breaks when the skill is "
                 "installed on its own (not followed)",
                 ref.line,
                 ref.column,
+                fix=f"Name the '{sibling}' skill in words (e.g. 'see the {sibling} skill') "
+                "instead of linking its file: each skill is installed in a folder of its own."
+                if sibling is not None and parts[2] == SKILL_FILE
+                else None,
             )
         elif ref.status is RefStatus.AWAY:
             where = (

@@ -50,7 +50,9 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
                 1,
                 fix="Add the closing fence (the same characters, at least as many) where the "
                 "code ends; or, if this fence closes a block above whose opening fence was "
-                "lost, add that fence back: fences pair from the top of the file.",
+                "lost, add that fence back; or, if it closes an example that holds fenced "
+                "blocks, open and close that example with a longer fence (````): fences pair "
+                "from the top of the file.",
             )
 
 

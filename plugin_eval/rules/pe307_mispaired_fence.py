@@ -69,10 +69,17 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
             )
         else:
             first = line
+        # Right after the opening fence, it is a doubled opener: read as the code's first
+        # line, and the block still closes where it was meant to.
+        effect = (
+            "so it shows as the first line of the code (a doubled opening fence)"
+            if row == 0
+            else "so it is read as code and the fences below pair up wrong (code renders as "
+            "text, text as code)"
+        )
         yield RULE.finding(
             f"'{one_line(text, 40)}' sits inside the code block opened at line {block.line}: a "
-            "fence with a language never closes a block, so it is read as code and the fences "
-            "below pair up wrong (code renders as text, text as code)",
+            f"fence with a language never closes a block, {effect}",
             line,
             column,
             fix=fix,
