@@ -62,44 +62,46 @@ def test_a_script_imported_as_a_module_or_named_as_a_scripts_part_is_reached(
         "# Posters\n\nDraw each poster:\n\n```bash\npython scripts/render.py poster.json\n```\n\n"
         "Or from Python:\n\n```python\nfrom scripts.layout import grid\n```\n"
     )
-    write_files(
-        tmp_path / "posters",
-        {
-            "SKILL.md": frontmatter(DESCRIPTION, name="posters") + body,
-            "scripts/render.py": "",
-            "scripts/render_ai.py": "",
-            "scripts/layout.py": "def grid():\n    return []\n",
-            "scripts/renderer.py": "",
-            "scripts/batch.py": "",
-        },
+    files = {
+        "scripts/render.py": "",
+        "scripts/render_ai.py": "",
+        "scripts/layout.py": "def grid():\n    return []\n",
+        "scripts/renderer.py": "",
+        "scripts/batch.py": "",
+    }
+    assert _unmentioned(tmp_path, "posters", body, files) == [
+        "scripts/batch.py",
+        "scripts/renderer.py",
+    ]
+
+
+def _unmentioned(tmp_path: Path, name: str, body: str, files: dict[str, str]) -> list[str]:
+    """The scripts PE208 reports in the skill ``name``, each finding checked to be placed on
+    SKILL.md with no line (the missing mention has no place)."""
+    write_files(tmp_path / name, {"SKILL.md": frontmatter(DESCRIPTION, name=name) + body, **files})
+    found = [f for f in score(tmp_path / name).findings if f.code == "PE208"]
+    assert [(f.path, f.line, f.column) for f in found] == [(f"{name}/SKILL.md", None, None)] * len(
+        found
     )
-    found = [f for f in score(tmp_path / "posters").findings if f.code == "PE208"]
-    assert [(f.path, f.line, f.column) for f in found] == [("posters/SKILL.md", None, None)] * 2
-    assert [f.message.split("'")[1] for f in found] == ["scripts/batch.py", "scripts/renderer.py"]
+    return [f.message.split("'")[1] for f in found]
 
 
 def test_a_script_whose_path_a_linked_guide_writes_or_a_command_misses_the_suffix_of_is_reached(
     tmp_path: Path,
 ) -> None:
     # forms.md (linked) runs `scripts/check_fields` without '.py' and shows `./scripts/export.sh`
-    # in a code block; `scripts/prune.py` is named nowhere and `scripts/check_fields_x.py` only
+    # in a code block; `scripts/prune.py` is named nowhere and `scripts/check_fieldsx.py` only
     # shares the start of a name.
     body = "# Forms\n\nFor fillable forms, read [forms.md](forms.md).\n"
-    write_files(
-        tmp_path / "forms",
-        {
-            "SKILL.md": frontmatter(DESCRIPTION, name="forms") + body,
-            "forms.md": "# Forms\n\nFirst run `python scripts/check_fields <file.pdf>`.\n\n"
-            "```bash\n./scripts/export.sh out/\n```\n",
-            "scripts/check_fields.py": "",
-            "scripts/export.sh": "",
-            "scripts/prune.py": "",
-            "scripts/check_fieldsx.py": "",
-        },
-    )
-    found = [f for f in score(tmp_path / "forms").findings if f.code == "PE208"]
-    assert [(f.path, f.line, f.column) for f in found] == [("forms/SKILL.md", None, None)] * 2
-    assert [f.message.split("'")[1] for f in found] == [
+    files = {
+        "forms.md": "# Forms\n\nFirst run `python scripts/check_fields <file.pdf>`.\n\n"
+        "```bash\n./scripts/export.sh out/\n```\n",
+        "scripts/check_fields.py": "",
+        "scripts/export.sh": "",
+        "scripts/prune.py": "",
+        "scripts/check_fieldsx.py": "",
+    }
+    assert _unmentioned(tmp_path, "forms", body, files) == [
         "scripts/check_fieldsx.py",
         "scripts/prune.py",
     ]
@@ -252,16 +254,20 @@ def test_the_name_fixes_agree_when_the_folder_holds_a_reserved_word(tmp_path: Pa
     }
 
 
-def test_a_description_cut_before_its_trigger_is_told_to_be_restored(
-    make_skill: MakeSkill,
-) -> None:
-    text = (
+def test_a_description_cut_at_200_characters_is_reported(make_skill: MakeSkill) -> None:
+    """Cut before any trigger, PE102's fix says to restore it: the cut most likely took it."""
+    cut = (
         "Scaffolds TypeScript projects with strict settings, path aliases, test "
         "runners, linting, formatting and release scripts, set up the way modern tooling "
         "expects them (pnpm, Vite, Node 22, Vitest, ESLint"
     )
-    assert len(text) == 200
-    found = score(make_skill(frontmatter(text) + "# T\n\nSteps.\n")).findings
+    text = (
+        "Triages service incidents from alerts and logs, ranks likely causes, drafts the "
+        "timeline and the status update for stakeholders, and proposes the next checks "
+        "when an incident is open and its cause and"
+    )
+    assert len(cut) == len(text) == 200
+    found = score(make_skill(frontmatter(cut) + "# T\n\nSteps.\n")).findings
     [missing] = [f for f in found if f.code == "PE102"]
     assert (missing.path, missing.line, missing.column) == ("example-skill/SKILL.md", 3, 1)
     assert missing.fix == (
@@ -269,15 +275,6 @@ def test_a_description_cut_before_its_trigger_is_told_to_be_restored(
         "what was cut is often the 'Use when …' clause; add one if not."
     )
     assert of(found, "PE115") == [("SKILL.md", 3, 1)]
-
-
-def test_a_description_cut_at_200_characters_is_reported(make_skill: MakeSkill) -> None:
-    text = (
-        "Triages service incidents from alerts and logs, ranks likely causes, drafts the "
-        "timeline and the status update for stakeholders, and proposes the next checks "
-        "when an incident is open and its cause and"
-    )
-    assert len(text) == 200
     found = score(make_skill(frontmatter(text) + "# T\n\nSteps.\n")).findings
     assert of(found, "PE115") == [("SKILL.md", 3, 1)]
     closed = text[:199] + "."
