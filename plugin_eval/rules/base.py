@@ -239,6 +239,17 @@ def field_location(doc: SkillDocument, key: str) -> tuple[int, int]:
     return (info.line, info.column) if info else (1, 1)
 
 
+def field_end(doc: SkillDocument, line: int) -> int:
+    """The line after the frontmatter field that starts at ``line``: the next key's, or the
+    closing fence's."""
+    return min((f.line for f in doc.fields.values() if f.line > line), default=doc.body_start)
+
+
+def folder_name(doc: SkillDocument) -> str:
+    """The skill folder's own name, also when it was given as '.'."""
+    return doc.folder.resolve().name if doc.folder.name in ("", ".") else doc.folder.name
+
+
 def value_location(doc: SkillDocument, key: str, words: str, before: str = "") -> tuple[int, int]:
     """Where ``words`` of a top-level key's value are written in the file: line and column of
     their first character, read across the line breaks and indentation of a folded or quoted
@@ -251,8 +262,7 @@ def value_location(doc: SkillDocument, key: str, words: str, before: str = "") -
     if not parts:
         return info.line, info.column
     # The value's lines: from the key to the line before the next key or the closing fence.
-    end = min((f.line for f in doc.fields.values() if f.line > info.line), default=doc.body_start)
-    lines = doc.lines[info.line - 1 : max(info.line, end - 1)]
+    lines = doc.lines[info.line - 1 : max(info.line, field_end(doc, info.line) - 1)]
     start = info.column - 1 + len(key) + 1
     text = "\n".join(lines)[: budgets.LISTING_CHARS * 4]
     # As whole words where they begin or end with one: 'us' is not the end of 'focus'.

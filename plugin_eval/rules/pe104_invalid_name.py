@@ -11,7 +11,15 @@ from plugin_eval.budgets import NAME_CHARS
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, Setting, field_location
+from plugin_eval.rules.base import (
+    GOOD_SKILL,
+    Example,
+    Expect,
+    Rule,
+    Setting,
+    field_location,
+    folder_name,
+)
 
 # The words Anthropic reserves in skill names (PE112).
 RESERVED = regexes.compile(r"anthropic|claude", re.IGNORECASE)
@@ -40,7 +48,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
         return
     problems = name_problems(name)
     if problems:
-        folder = doc.folder.resolve().name if doc.folder.name in ("", ".") else doc.folder.name
+        folder = folder_name(doc)
         line, column = field_location(doc, "name")
         yield RULE.finding(
             f"name '{name}' " + "; ".join(problems),

@@ -9,7 +9,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location, folder_name
 from plugin_eval.rules.pe104_invalid_name import RESERVED, name_problems, suggested
 
 
@@ -17,7 +17,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     name = doc.frontmatter.get("name")
     if not isinstance(name, str) or not name.strip():
         return
-    folder = doc.folder.resolve().name if doc.folder.name in ("", ".") else doc.folder.name
+    folder = folder_name(doc)
     if unicodedata.normalize("NFKC", name) != unicodedata.normalize("NFKC", folder):
         line, column = field_location(doc, "name")
         yield RULE.finding(

@@ -10,7 +10,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_end
 
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
@@ -120,8 +120,7 @@ def _entry_location(doc: SkillDocument, start: int, key: object) -> tuple[int, i
     """The line and column of ``key`` among the indented lines under the field at ``start``;
     the field's own place when it is written inline (`metadata: {version: 2}`)."""
     wanted = str(key).lower() if isinstance(key, bool) else str(key)
-    end = min((f.line for f in doc.fields.values() if f.line > start), default=doc.body_start)
-    for number in range(start + 1, max(start + 1, end)):
+    for number in range(start + 1, max(start + 1, field_end(doc, start))):
         text = doc.line_text(number)
         stripped = text.lstrip()
         name = stripped.split(":", 1)[0].strip().strip("\"'")

@@ -8,7 +8,7 @@ from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
 from plugin_eval.findings import Finding, Severity
 from plugin_eval.rules import sources
-from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location
+from plugin_eval.rules.base import GOOD_SKILL, Example, Expect, Rule, field_location, folder_name
 from plugin_eval.rules.pe104_invalid_name import RESERVED, suggested
 
 
@@ -16,7 +16,7 @@ def check(doc: SkillDocument, facts: Facts) -> Iterator[Finding]:
     name = doc.frontmatter.get("name")
     if isinstance(name, str) and (match := RESERVED.search(name)):
         line, column = field_location(doc, "name")
-        folder = doc.folder.resolve().name if doc.folder.name in ("", ".") else doc.folder.name
+        folder = folder_name(doc)
         also = ", and rename the folder to match" if RESERVED.search(folder) else ""
         yield RULE.finding(
             f"name '{name}' contains the reserved word '{match.group(0).lower()}'",
