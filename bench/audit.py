@@ -1,20 +1,23 @@
 """Rule precision on real skills outside the validation set: a labelled sample of findings.
 
     python bench/audit.py [CORPUS]                   # which labelled findings are still reported
-    python bench/audit.py --sample [--round 2] [CORPUS]   # draw a sample to label (JSON)
+    python bench/audit.py --sample [--round 2|3] [CORPUS] # draw a sample to label (JSON)
 
 CORPUS is the robustness corpus (874 real skills and 91 plugins; by default ../shared/
 corpus-real beside the repository). The findings in bench/audit/corpus_real_findings.json
-were drawn with --sample in two rounds and labelled real, false or debatable by readers who
+were drawn with --sample in three rounds and labelled real, false or debatable by readers who
 saw the findings and the files, not the scores:
 
 - round 1: for each rule, up to six findings, each on a different skill, from the collection
   the validation set does not use (skill rules) or from the plugins (plugin rules);
 - round 2 (drawn after round 1's fixes): skill rules only, up to five per rule, from every
-  collection, leaving out the validation set's skills and the skills round 1 drew.
+  collection, leaving out the validation set's skills and the skills round 1 drew;
+- round 3 (drawn after round 2's): plugin rules only, up to six per rule, each in a different
+  plugin, leaving out the plugins rounds 1 and 2 drew.
 
-`--sample` reproduces round 1 with the code as it was then; `--round 2` draws a fresh sample
-of round 2's kind (the labelled one was drawn before its own fixes, so today's draw differs).
+`--sample` reproduces round 1 with the code as it was then; `--round 2` or `--round 3` draws a
+fresh sample of that round's kind (each labelled one was drawn before its own fixes, so
+today's draw differs).
 
 The default run scores the corpus again and prints, per round and label, how many of the
 labelled findings the tool still reports at the same file and line (or with the same message
@@ -39,7 +42,7 @@ from plugin_eval.api import score_paths  # noqa: E402
 LABELS = HERE / "audit" / "corpus_real_findings.json"
 DEFAULT_CORPUS = HERE.parents[1] / "shared" / "corpus-real"
 SKILL_COLLECTION = "antigravity-awesome-skills"  # the collection the validation set leaves out
-DRAWS = {1: (6, 20261203), 2: (5, 20261204)}  # round: findings per rule, seed
+DRAWS = {1: (6, 20261203), 2: (5, 20261204), 3: (6, 20261205)}  # round: findings per rule, seed
 SPLIT = HERE / "validation" / "split.json"
 
 
@@ -65,6 +68,9 @@ def sample(found: list[dict[str, Any]], draw: int = 1) -> list[dict[str, Any]]:
     for f in found:
         if draw == 1:
             if f["code"] >= "PE5" or f["path"].startswith(SKILL_COLLECTION + "/"):
+                by_code[f["code"]].append(f)
+        elif draw == 3:
+            if f["code"] >= "PE5" and f["path"].split("/")[1] not in drawn:
                 by_code[f["code"]].append(f)
         elif (
             f["code"] < "PE5"

@@ -37,8 +37,10 @@ from plugin_eval.config import (
 from plugin_eval.config_files import unread_config, unread_configs
 from plugin_eval.discovery import Scope, discover, is_pattern
 from plugin_eval.engine import DepthUnavailable, check_depth, joined, score_skill
+from plugin_eval.errors import described
 from plugin_eval.findings import Severity
 from plugin_eval.output_files import TEMP_PREFIX, TEMP_SUFFIX, PathUnusable, unusable, write_text
+from plugin_eval.plugin import MARKETPLACE
 from plugin_eval.plugin_score import score_plugin
 from plugin_eval.report.formats import RenderOptions, Subject, Verdict
 from plugin_eval.report.formats import render as render_format
@@ -53,7 +55,7 @@ from plugin_eval.report.model import (
 )
 from plugin_eval.targets import Target, TargetError, resolve
 from plugin_eval.vocabulary import Depth, Kind
-from plugin_eval.walk import kind_of
+from plugin_eval.walk import kind_of, kind_within
 
 if TYPE_CHECKING:
     from plugin_eval.certify import Certification
@@ -219,10 +221,13 @@ def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resol
             if exc.missing:
                 out.failures.append(Failure(str(path), str(exc).removeprefix(f"{path}: ")))
                 continue
-            if not Path(path).is_dir():
+            listing = _marketplace_of(Path(path))
+            if listing is None and not Path(path).is_dir():
                 out.notes.append(f"skipped {exc}")
                 continue
-            targets, said = _search(Path(path), scope, out.skipped)
+            # A marketplace's manifest changed (a hook given changed files): what it lists is
+            # what the change can break, so the marketplace is searched as its folder would be.
+            targets, said = _search(listing or Path(path), scope, out.skipped)
             out.searched = True
         for target in targets:
             # The same skill named twice is scored once; marketplace entries sharing a folder
@@ -233,6 +238,15 @@ def targets_of(paths: Sequence[Path | str], scope: Scope | None = None) -> Resol
                 out.targets.append(target)
         out.notes += said
     return out
+
+
+def _marketplace_of(path: Path) -> Path | None:
+    """The marketplace folder whose manifest ``path`` is (``.claude-plugin/marketplace.json``
+    as a regular file), else None."""
+    if "/".join(path.parts[-2:]) != MARKETPLACE:
+        return None
+    root = path.parent.parent
+    return root if kind_within(root, MARKETPLACE) == "file" else None
 
 
 def _unread(targets: Sequence[Target]) -> list[Path]:
@@ -285,10 +299,20 @@ def _paths(paths: Sequence[Path | str] | Path | str) -> Sequence[Path | str]:
     return [paths] if isinstance(paths, (str, Path)) else paths
 
 
+def _depth(depth: Depth | str) -> Depth:
+    """A depth given as its name ("deep") is that depth; any other value is a usage error, as
+    ``--depth`` makes it, before anything is scored."""
+    try:
+        return Depth(depth)
+    except ValueError:
+        choices = ", ".join(d.value for d in Depth)
+        raise UsageError(f"depth {depth!r}: choose {choices}") from None
+
+
 def score_paths(
     paths: Sequence[Path | str] | Path | str,
     config: Config | None = None,
-    depth: Depth = Depth.QUICK,
+    depth: Depth | str = Depth.QUICK,
     monte_carlo: MonteCarloSettings | None = None,
     *,
     generated_at: str | None = None,
@@ -298,6 +322,7 @@ def score_paths(
     One path may be given alone (a string or a Path), not only in a list."""
     paths = _paths(paths)
     config = config or Config()
+    depth = _depth(depth)
     try:
         check_depth(depth, monte_carlo)
     except DepthUnavailable as err:
@@ -333,7 +358,7 @@ def score_paths(
             logging.getLogger("plugin_eval").debug(
                 "%s could not be scored", target.display, exc_info=True
             )
-            failures.append(Failure(target.display, f"{type(exc).__name__}: {exc}"))
+            failures.append(Failure(target.display, described(exc)))
             continue
         reports.append(report)
         for note in report.notes:
@@ -522,15 +547,23 @@ def _one_target(path: Path, display: str | None) -> Target:
     except TargetError:
         direct = []
     resolved = Resolved(direct, [], [], []) if direct else targets_of([path])
+
+    def said(text: str) -> str:
+        # A copy read from git is named as the revision it holds ('skills@HEAD'), never by
+        # the temporary folder it is in, gone by the time the message is read.
+        return text.replace(str(path), display) if display else text
+
     if not resolved.targets:
         failures, notes = resolved.failures, resolved.notes
-        raise UsageError(f"{failures[0].path}: {failures[0].error}" if failures else notes[0])
+        raise UsageError(said(f"{failures[0].path}: {failures[0].error}" if failures else notes[0]))
     if len(resolved.targets) > 1:
         shown = ", ".join(t.display for t in resolved.targets[:5])
         more = f" and {len(resolved.targets) - 5} more" if len(resolved.targets) > 5 else ""
         raise UsageError(
-            f"{path}: holds {len(resolved.targets)} skills and plugins ({shown}{more}); "
-            "compare one with one: give the folder of each"
+            said(
+                f"{path}: holds {len(resolved.targets)} skills and plugins ({shown}{more}); "
+                "compare one with one: give the folder of each"
+            )
         )
     target = resolved.targets[0]
     return replace(target, display=display or target.display)
@@ -568,7 +601,7 @@ def report_tree(
     from plugin_eval.report import summary as summary_report
 
     if not root.is_dir():
-        raise UsageError(f"{root}: not a folder")
+        raise UsageError(f"{root}: {'not a folder' if root.exists() else 'no such folder'}")
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: is a file; give a folder (it is created if missing)")
     if out.resolve() == root.resolve() or (out / "SKILL.md").exists() or is_plugin(out):

@@ -74,6 +74,10 @@ FINDINGS_PER_CODE = 100
 # them (a link target, a key, a heading) makes one longer: it keeps its start and its end,
 # with "…" between.
 MESSAGE_CHARS = 400
+# A skill's or plugin's name as a report shows it (headings, rows, annotation titles, JSON):
+# a longer one (the specification allows 64) is cut in the middle, so one item's name can
+# never push a job summary past GitHub's 1 MiB and hide the others.
+SHOWN_NAME_CHARS = 200
 # Markdown files SKILL.md points at that are read for the files they link in turn (an index),
 # and how much of each: files reached that way are not unlinked (PE204, PE208), and PE207
 # reports the chain.

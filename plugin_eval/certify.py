@@ -16,6 +16,7 @@ from pathlib import Path
 from plugin_eval.config import Config
 from plugin_eval.document import SKILL_FILE
 from plugin_eval.engine import NEEDS_A_MODEL, score_skill
+from plugin_eval.errors import described
 from plugin_eval.montecarlo.results import Usage
 from plugin_eval.montecarlo.settings import DEPTH_RUNS, MonteCarloSettings
 from plugin_eval.output_files import unusable
@@ -135,7 +136,7 @@ def certify(
     try:
         result = score_skill(target.folder, config, target.display, Depth.DEEP, settings)
     except Exception as exc:  # a backend that broke: said in one line, no certificate
-        raise NotScored(f"{type(exc).__name__}: {exc}") from exc
+        raise NotScored(described(exc)) from exc
     report = build_report(result, generated_at)
     return Certification(report, certificate(result, report, settings))
 

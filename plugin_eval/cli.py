@@ -8,10 +8,12 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import replace
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
+from typer._click.exceptions import ClickException, NoArgsIsHelpError, NoSuchOption, UsageError
 
 from plugin_eval import __version__, api
 from plugin_eval.report.formats import RenderOptions, Subject, names
@@ -235,6 +237,14 @@ def _model_settings(
 def _usage(message: str) -> typer.Exit:
     _err().print(f"[bold red]error:[/] {terminal(message)}")
     return typer.Exit(api.EXIT_USAGE)
+
+
+def _listing_only(output: str, files: Sequence[tuple[str, Path]]) -> None:
+    """--show-files prints a listing, not a report: a report format or file asked with it
+    would go unwritten, so asking for one is a usage error."""
+    if output != "text" or files:
+        given = "--output-file" if files else f"--output {output}"
+        raise api.UsageError(f"--show-files prints a listing as text: leave out {given}")
 
 
 def _version(value: bool) -> None:
@@ -524,6 +534,7 @@ def score(
             weights=weights,
         )
         if show_files:
+            _listing_only(output, files)
             _write(_listing(api.show_files(paths, config)))
             raise typer.Exit(api.EXIT_OK)
         batch = api.score_paths(paths, config, depth, monte_carlo, allow_empty=allow_empty)
@@ -758,7 +769,10 @@ def report_command(
     for note in [*stats.notes, *stats.cache_notes]:
         stderr.print(f"[yellow]note:[/] {terminal(note)}")
     cache_text = (
-        "cache off" if no_cache else f"cache {stats.cache_hits} hits, {stats.cache_misses} misses"
+        "cache off"
+        if no_cache
+        else f"cache {stats.cache_hits} hit{'' if stats.cache_hits == 1 else 's'}, "
+        f"{stats.cache_misses} miss{'' if stats.cache_misses == 1 else 'es'}"
     )
     if statistics:
         from plugin_eval.report.text import render_tree_statistics
@@ -1024,8 +1038,54 @@ def _only_the_command_run(args: Sequence[str]) -> Iterator[None]:
         app.registered_commands = every
 
 
+def _stdout_is_terminal() -> bool:
+    """Whether standard output is a terminal (not when it is closed, or gone)."""
+    try:
+        return sys.stdout is not None and sys.stdout.isatty()
+    except (ValueError, OSError):
+        return False
+
+
+def _parse_error(err: UsageError, command: str) -> str:
+    """A command-line error as the tool's own are said: one line, what is wrong and where to
+    read more. A misspelt option is offered only the options it is close to (Click offers any
+    it finds at all: "--bogus" is not "--runs")."""
+    message = err.format_message()
+    if isinstance(err, NoSuchOption):
+        close = [
+            name
+            for name in sorted(err.possibilities or ())
+            if SequenceMatcher(None, err.option_name, name).ratio() >= 0.75
+        ]
+        message = err.message + (f"; did you mean {' or '.join(close)}?" if close else "")
+    where = f"{err.ctx.command_path if err.ctx is not None else command} --help"
+    return f"{' '.join(message.split()).rstrip('.')} (see '{where}')"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     _reserve_standard_streams()
     args = list(argv) if argv is not None else sys.argv[1:]
-    with _only_the_command_run(args):
-        app(args=args)
+    markup = app.rich_markup_mode
+    if not _stdout_is_terminal():
+        # Help read through a pipe, a pager or a file is Click's plain text, wrapped at any
+        # width: Rich's panels cut option names and help short to fit 80 columns.
+        app.rich_markup_mode = None
+    named = any(args and c.name == args[0] for c in app.registered_commands)
+    command = f"plugin-eval {args[0]}" if named else "plugin-eval"
+    try:
+        with _only_the_command_run(args):
+            code = app(args=args, prog_name="plugin-eval", standalone_mode=False)
+    except NoArgsIsHelpError as err:
+        typer.echo(err.format_message())
+        raise SystemExit(api.EXIT_USAGE) from None
+    except UsageError as err:
+        raise SystemExit(_usage(_parse_error(err, command)).exit_code) from None
+    except ClickException as err:
+        _err().print(f"[bold red]error:[/] {terminal(err.format_message())}")
+        raise SystemExit(err.exit_code) from None
+    except typer.Abort:
+        _err().print("aborted")
+        raise SystemExit(1) from None
+    finally:
+        app.rich_markup_mode = markup
+    raise SystemExit(code if isinstance(code, int) else 0)

@@ -7,6 +7,7 @@ import json
 import os
 import posixpath
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -206,11 +207,16 @@ def _once(entries: list[Item], notes: list[str]) -> list[Item]:
 
 
 def _distinct(items: list[Item]) -> list[Item]:
-    """A file name of its own for each item, whatever the file system's letter case."""
-    shared = Counter(item.slug.casefold() for item in items)
+    """A file name of its own for each item, whatever the file system's letter case and
+    Unicode normalisation (macOS takes 'café' composed and decomposed for one name)."""
+    shared = Counter(_folded(item.slug) for item in items)
     return [
-        replace(item, unique=True) if shared[item.slug.casefold()] > 1 else item for item in items
+        replace(item, unique=True) if shared[_folded(item.slug)] > 1 else item for item in items
     ]
+
+
+def _folded(slug: str) -> str:
+    return unicodedata.normalize("NFC", slug).casefold()
 
 
 def entry_name(item: Item) -> str:

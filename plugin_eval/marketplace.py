@@ -29,6 +29,7 @@ from plugin_eval.config import Config
 from plugin_eval.discovery import Item, discover
 from plugin_eval.document import parse_skill
 from plugin_eval.engine import collection_paused, score_document
+from plugin_eval.errors import described
 from plugin_eval.json_input import JsonInputError
 from plugin_eval.json_input import parse as parse_json
 from plugin_eval.output_files import (
@@ -140,7 +141,7 @@ def evaluate(task: Task, config: Config | None = None) -> Result:
         row = summary_row(task, report)
     except Exception as exc:  # one broken item never stops the run
         logging.getLogger("plugin_eval").debug("%s could not be scored", task.id, exc_info=True)
-        error = f"{type(exc).__name__}: {exc}"
+        error = described(exc)
         failed = json_text(
             json.dumps(
                 {"path": task.id, "kind": task.kind, "errored": True, "error": error},

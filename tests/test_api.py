@@ -71,6 +71,20 @@ def test_usage_problems_are_raised_before_anything_is_scored(tmp_path: Path) -> 
         api.compare_paths(tmp_path)
 
 
+def test_a_depth_given_by_its_name_is_that_depth_and_checked_the_same(tmp_path: Path) -> None:
+    """`depth="standard"` once scored without a judge and `depth="bogus"` raised IndexError:
+    a name is read as the depth it names, and an unknown one is a usage error."""
+    skill = REPO / "corpus/csv-cleanup"
+    with pytest.raises(api.UsageError, match="--depth standard adds the judge layer"):
+        api.score_paths(skill, depth="standard")
+    with pytest.raises(
+        api.UsageError, match=r"^depth 'bogus': choose quick, standard, deep, thorough$"
+    ):
+        api.score_paths(skill, depth="bogus")
+    (report,) = api.score_paths(skill, depth="quick").reports
+    assert report.depth == "quick"
+
+
 def test_exit_code_follows_threshold_and_fail_on() -> None:
     batch = api.score_paths([REPO / "corpus/broken-dead-links"])
     assert api.exit_code(batch, Config()) == api.EXIT_FAIL

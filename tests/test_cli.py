@@ -299,6 +299,67 @@ def test_running_one_command_builds_only_it_and_leaves_every_command_registered(
 
 
 @pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["score", "--depth", "bogus", "x"],
+            "Invalid value for '--depth': Value error, 'bogus' is not one of 'quick', "
+            "'standard', 'deep', 'thorough' (see 'plugin-eval score --help')",
+        ),
+        (
+            ["report", ".", "--out", "o", "--jobs", "0"],
+            "Invalid value for '--jobs' / '-j': Input should be greater than or equal to 1 "
+            "(see 'plugin-eval report --help')",
+        ),
+        # Click offers "--runs" for "--bogus": only a close name is offered.
+        (["score", "--bogus", "x"], "No such option: --bogus (see 'plugin-eval score --help')"),
+        (
+            ["score", "--thresold", "3", "x"],
+            "No such option: --thresold; did you mean --pass-threshold or --threshold? (see "
+            "'plugin-eval score --help')",
+        ),
+        # Click gives this error no context: the command is read off the arguments.
+        (
+            ["compare", "a", "--against"],
+            "Option '--against' requires an argument (see 'plugin-eval compare --help')",
+        ),
+        (
+            ["scroe"],
+            "No such command 'scroe'. Did you mean 'score'? (see 'plugin-eval --help')",
+        ),
+    ],
+)
+def test_a_command_line_error_is_one_line_as_the_tools_own_errors_are(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not Click's usage line, hint and Rich box of three to five lines: one line, exit 2."""
+    from plugin_eval import cli
+
+    with pytest.raises(SystemExit) as done:
+        cli.main(argv)
+    assert done.value.code == 2
+    assert capsys.readouterr().err == f"error: {said}\n"
+
+
+def test_help_read_through_a_pipe_is_whole_at_any_width(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rich's panels cut option names and help to fit 80 columns ("--respect-gitign…"); piped,
+    the help is Click's plain text, which wraps instead, and the panels come back after."""
+    from plugin_eval import cli
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    with pytest.raises(SystemExit) as done:
+        cli.main(["score", "--help"])
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    assert "…" not in text and "╭" not in text
+    assert "--respect-gitignore / --no-respect-gitignore" in text
+    assert max(map(len, text.splitlines())) <= 80
+    assert cli.app.rich_markup_mode is not None
+
+
+@pytest.mark.parametrize(
     ("command", "shown"),
     [
         ("score", ("search for them (default: .).", "worse (default: error).")),

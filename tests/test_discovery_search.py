@@ -90,6 +90,15 @@ def test_show_files_says_what_is_scored_and_why_the_rest_is_not(
         "skip   build  (ignored by .gitignore)",
     ]
     assert not (repo / ".plugin-eval-cache").exists()
+    # A report format or file asked with it would go unwritten: a usage error, not silence.
+    for extra, said in (
+        (["-o", "json"], "--output json"),
+        (["--output-file", "json=out.json"], "--output-file"),
+    ):
+        refused = runner.invoke(app, ["score", "--show-files", *extra])
+        assert refused.exit_code == 2
+        assert refused.stderr == f"error: --show-files prints a listing as text: leave out {said}\n"
+    assert not (repo / "out.json").exists()
 
 
 def test_gitignore_can_be_switched_off_and_exclude_added(

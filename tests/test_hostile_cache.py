@@ -800,7 +800,7 @@ def test_a_damaged_cache_entry_is_recomputed_never_a_crash(
     db.close()
     done = _report(root, tmp_path / "b", cache)
     assert done.returncode == 0, done.stderr
-    assert "0 hits, 1 misses" in done.stderr
+    assert "0 hits, 1 miss" in done.stderr
     assert _summary_rows(tmp_path / "a") == _summary_rows(tmp_path / "b")
 
 
@@ -854,7 +854,7 @@ def test_two_trees_scored_into_one_cache_never_share_an_entry(tmp_path: Path) ->
     cache = tmp_path / "cache"
     assert _report(tmp_path / "A", tmp_path / "a", cache).returncode == 0
     cached = _report(tmp_path / "B", tmp_path / "b", cache)
-    assert "0 hits, 1 misses" in cached.stderr
+    assert "0 hits, 1 miss" in cached.stderr
     fresh = cli("report", tmp_path / "B", "--out", tmp_path / "c", "--no-cache")
     assert fresh.returncode == cached.returncode
     assert _summary_rows(tmp_path / "b") == _summary_rows(tmp_path / "c")

@@ -420,6 +420,27 @@ def test_command_free_breaks_only_lines_that_open_a_command() -> None:
     assert command_free(text) == "a ::b\n  \\x3a:error::x\n\\x3a:stop-commands::t\nok"
 
 
+@pytest.mark.parametrize("space", ["\u00a0", "\u1680", "\u2003", "\u202f", "\u205f", "\u3000"])
+def test_command_free_breaks_a_command_behind_any_white_space_the_runner_trims(
+    space: str,
+) -> None:
+    """The runner trims every Unicode white space off a line before it reads '::' (.NET's
+    TrimStart), and `visible` leaves these spaces as they are: a name opening with U+3000
+    once forged an annotation from a line of text output."""
+    text = f"{space}::error file=README.md,line=1::forged\nkept {space}::x"
+    assert (
+        command_free(text) == f"{space}\\x3a:error file=README.md,line=1::forged\nkept {space}::x"
+    )
+
+
+@pytest.mark.parametrize("address", ["x@example.com", "x@-evil.example", "x@_b.com", "a@.b"])
+def test_every_at_sign_in_markdown_text_is_set_in_code(address: str) -> None:
+    """GitHub links 'x@-evil.example' as an e-mail address too, and a backslash does not
+    stop it: only code does."""
+    local, domain = address.split("@")
+    assert markdown_text(address) == f"{local}`@`{domain.replace('_', chr(92) + '_')}"
+
+
 def test_workflow_escapes_follow_the_runner() -> None:
     assert workflow_data("100%\r\n::x \x1b") == "100%25%0D%0A::x \\x1b"
     assert workflow_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
@@ -475,3 +496,23 @@ def test_markdown_text_renders_the_text_and_nothing_else(text: str) -> None:
         if "`" not in text:
             rendered = {_plain(t).strip() for t in tokens if t.type == "inline"} - {"z"}
             assert rendered <= {shown.strip()}, (source, rendered)
+
+
+def test_a_name_of_a_megabyte_is_cut_so_it_hides_no_other_item(tmp_path: Path) -> None:
+    """GitHub shows no job summary over 1 MiB: a skill named with 1.1 MB once pushed the
+    Markdown of every item past it. A name is shown by its first and last characters."""
+    rest = "description: Cleans CSV files. Use when fixing dates or blank rows.\n---\n# T\n\nx\n"
+    (tmp_path / "huge").mkdir()
+    (tmp_path / "huge" / "SKILL.md").write_text(f"---\nname: a{'n' * 1_100_000}z\n{rest}")
+    (tmp_path / "good").mkdir()
+    (tmp_path / "good" / "SKILL.md").write_text(f"---\nname: good\n{rest}")
+    shown = {}
+    for output in ("markdown", "github", "json", "text"):
+        result = runner.invoke(app, ["score", str(tmp_path), "-o", output, "--fail-on", "none"])
+        assert result.exit_code == 0, result.stderr
+        shown[output] = result.stdout
+        assert len(result.stdout) < 100_000, output
+    names = [r["name"] for r in json.loads(shown["json"])["reports"]]
+    assert names == ["good", "a" + "n" * 98 + "…" + "n" * 99 + "z"]  # 200 characters
+    assert all(names[1] in shown[o] for o in ("markdown", "text"))
+    assert "good" in shown["github"]

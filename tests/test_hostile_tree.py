@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -201,10 +202,11 @@ def test_a_hostile_plugin_manifest_is_a_finding_not_a_crash(tmp_path: Path, mani
 
 def test_items_whose_file_names_would_clash_each_keep_their_own_report(tmp_path: Path) -> None:
     """`a/b` and `a--b` (the '/' is written '--'), `A` and `a` (one name where letter case is
-    ignored), and a marketplace entry written twice: every row has its own report file."""
+    ignored), `café` composed and decomposed (one name where normalisation is ignored, as on
+    macOS), and a marketplace entry written twice: every row has its own report file."""
     skill = "---\nname: x\ndescription: Formats CSV reports. Use when exporting tables.\n---\n# T\n"
     root = tmp_path / "root"
-    for rel in ("a/b", "a--b", "A", "a", "c"):
+    for rel in ("a/b", "a--b", "A", "a", "c", "caf\u00e9", "cafe\u0301"):
         write_files(root / rel, {"SKILL.md": skill})
     entry = {"name": "dup", "source": "./plug", "strict": False}
     write_files(
@@ -216,7 +218,7 @@ def test_items_whose_file_names_would_clash_each_keep_their_own_report(tmp_path:
     )
     found = discover(root)
     slugs = [item.slug for item in found.items]
-    assert len({s.casefold() for s in slugs}) == len(slugs) == 6
+    assert len({unicodedata.normalize("NFC", s).casefold() for s in slugs}) == len(slugs) == 8
     assert "c" in slugs  # a name that clashes with none stays as it was
     assert found.notes == [
         ".claude-plugin/marketplace.json: 1 plugin(s) listed again, word for word, and scored "
@@ -224,7 +226,7 @@ def test_items_whose_file_names_would_clash_each_keep_their_own_report(tmp_path:
     ]
     out = tmp_path / "out"
     rows, _ = run_report(root, out, Config(), 1, None, "2026-01-01T00:00:00Z")
-    assert len(list(rows)) == 6
+    assert len(list(rows)) == 8
     written = {p.stem for p in (out / "skills").glob("*.json")}
     written |= {p.stem for p in (out / "plugins").glob("*.json")}
     assert written == set(slugs)
@@ -232,7 +234,7 @@ def test_items_whose_file_names_would_clash_each_keep_their_own_report(tmp_path:
         json.loads((out / "skills" / f"{i.slug}.json").read_text())["path"]
         for i in found.items
         if i.kind.value == "skill"
-    } == {"a/b", "a--b", "A", "a", "c"}
+    } == {"a/b", "a--b", "A", "a", "c", "caf\u00e9", "cafe\u0301"}
 
 
 def test_half_a_surrogate_pair_in_json_is_a_replacement_character_not_a_crash(

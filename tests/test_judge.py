@@ -206,7 +206,7 @@ def test_a_refused_key_or_unknown_endpoint_means_the_skill_could_not_be_scored(
     data = json.loads(result.stdout)
     assert data["reports"] == []
     (failure,) = data["failures"]
-    assert failure["error"].startswith("BackendBroken: the backend refused the judge's calls (")
+    assert failure["error"].startswith("the judge's calls to the backend failed (")
     assert TEST_KEY not in result.stdout + result.stderr
 
 

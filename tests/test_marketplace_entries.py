@@ -105,6 +105,27 @@ def test_score_of_the_folder_scores_each_entry_as_report_does(
     assert by_report["composite"] == scored[0]["composite"]
 
 
+def test_a_changed_marketplace_manifest_scores_what_it_lists(
+    market: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pre-commit hook passes a changed marketplace.json; it was skipped as "not a file of
+    a skill or plugin", so a commit changing only the list passed unscored."""
+    monkeypatch.chdir(market)
+    result = runner.invoke(app, ["score", ".claude-plugin/marketplace.json", "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    scored = json.loads(result.stdout)["reports"]
+    assert [(r["name"], _skills(r) if r["kind"] == "plugin" else None) for r in scored] == [
+        ("document-skills", DOCUMENTS),
+        ("example-skills", EXAMPLES),
+        ("unlisted", None),
+    ]
+    # Another JSON file of the same folder is still no file of a skill or plugin.
+    (market / ".claude-plugin" / "other.json").write_text("{}")
+    other = runner.invoke(app, ["score", ".claude-plugin/other.json"])
+    assert other.exit_code == 2
+    assert "skipped .claude-plugin/other.json: not a SKILL.md file" in other.stderr
+
+
 def test_strict_false_makes_the_entry_the_manifest(market: Path) -> None:
     write_files(market, {".claude-plugin/plugin.json": json.dumps({"name": "whole-repo"})})
     names = [i.id for i in discover(market).items if i.kind == "plugin"]
@@ -139,12 +160,12 @@ def test_a_listed_skill_anywhere_in_the_folder_is_part_of_the_cache_key(tmp_path
     out, cache = tmp_path / "out", tmp_path / "cache"
     args = ["report", str(root), "--out", str(out), "--cache-dir", str(cache)]
     first = runner.invoke(app, args)
-    assert "cache 0 hits, 1 misses" in first.stderr
-    assert "cache 1 hits, 0 misses" in runner.invoke(app, args).stderr
+    assert "cache 0 hits, 1 miss" in first.stderr
+    assert "cache 1 hit, 0 misses" in runner.invoke(app, args).stderr
     text = SKILL.format(name="x").replace("Steps.", "See [gone](references/gone.md).")
     (root / "custom" / "x" / "SKILL.md").write_text(text)
     third = runner.invoke(app, args)
-    assert "cache 0 hits, 1 misses" in third.stderr
+    assert "cache 0 hits, 1 miss" in third.stderr
     report = json.loads((out / "plugins" / "repo.json").read_text())
     assert report["name"] == "tools"
     assert "PE201" in [f["code"] for f in report["findings"]]
@@ -254,3 +275,28 @@ def test_entries_are_found_at_their_own_line_and_two_of_one_name_stay_apart(
         ("p/@p~2", ("../.claude-plugin/marketplace.json", 6)),
     ]
     assert len({i.slug for i in found.items}) == 3
+
+
+def test_entries_sharing_a_folder_each_have_their_own_card_in_html(
+    market: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both entries' reports have the path '.': cards keyed by path once all had one id, and
+    every link of the ranked table and the heat map went to the last card."""
+    import re
+
+    monkeypatch.chdir(market)
+    page = runner.invoke(app, ["score", "-o", "html", "--fail-on", "none"]).stdout
+    ids = re.findall(r'<section class="card" id="(report-\d+)"', page)
+    assert ids == ["report-1", "report-2", "report-3"]
+    links = re.findall(r'href="#(report-\d+)"', page)
+    assert sorted(set(links)) == ids and len(links) == 2 * len(ids)  # heat map and ranking
+
+
+def test_entries_sharing_a_folder_are_told_apart_in_the_text_summary(
+    market: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both entries' path is '.': the summary table named each row '.' alone."""
+    monkeypatch.chdir(market)
+    text = runner.invoke(app, ["score", "--fail-on", "none"], env={"COLUMNS": "120"}).stdout
+    items = [line.split("  ")[0] for line in text.splitlines()[-4:-1]]
+    assert sorted(items) == [". @document-skills", ". @example-skills", "skills/unlisted"]

@@ -143,10 +143,11 @@ def test_a_command_without_a_description_is_named_by_what_the_menu_shows_instead
     tmp_path: Path,
 ) -> None:
     """Claude Code shows the first line of the prompt in place of a missing description: a
-    title heading still names the command (info), a line of the prompt or nothing does not
-    (warning). Each at line 1 of its own file."""
+    title heading still names the command (info); a title made of the command's own name, a
+    line of the prompt or nothing does not (warning). Each at line 1 of its own file."""
     commands = {
         "commands__review.md": "\n# Multi-Agent Code Review\n\nReview $ARGUMENTS.\n",
+        "commands__on-board.md": "# On Board\n\nOnboard $ARGUMENTS.\n",
         "commands__debug.md": "You are an expert debugging specialist.\n\nFix $ARGUMENTS.\n",
         "commands__empty.md": "---\nargument-hint: <path>\n---\n",
     }
@@ -171,6 +172,14 @@ def test_a_command_without_a_description_is_named_by_what_the_menu_shows_instead
             1,
             "warning",
             "command /empty has no description: the / menu shows nothing: its prompt is empty",
+        ),
+        (
+            "p/commands/on-board.md",
+            1,
+            1,
+            "warning",
+            "command /on-board has no description: the / menu shows its title heading "
+            "'On Board', which only repeats its name",
         ),
         (
             "p/commands/review.md",

@@ -292,6 +292,57 @@ def test_an_agent_without_tools_is_reported_only_when_its_work_is_reading(
     )
 
 
+@pytest.mark.parametrize(
+    ("examples", "reported"),
+    [
+        # The requests its prompt lists ask it to review: it reads and reports.
+        ('- "Review this login flow for session fixation"\n- "Assess the CSP header"\n', True),
+        # One asks it to implement: it changes things, whatever its description calls it.
+        ('- "Audit the IAM policies"\n- "Implement zero-trust access for the admin API"\n', False),
+        ('1. **"Harden the OCI buckets of the staging account"**\n', False),
+        # Unquoted, a list item is the agent's own checklist for its report, not a request.
+        ("- Implement canonical tags (recommend to the author)\n", True),
+    ],
+)
+def test_an_agent_shown_requests_to_change_things_needs_the_tools_it_inherits(
+    tmp_path: Path, examples: str, reported: bool
+) -> None:
+    agent = (
+        _agent("Security auditor for compliance frameworks and vulnerability assessment.").replace(
+            "tools: Read, Grep, Bash\n", ""
+        )
+        + "\n## Example interactions\n\n"
+        + examples
+    )
+    found = findings(tmp_path, "PE603", **{"agents__csv-analyst.md": agent})
+    assert [(p, line, column) for p, line, column, _, _ in found] == (
+        [("notes-kit/agents/csv-analyst.md", 1, 1)] if reported else []
+    )
+
+
+def test_the_tools_an_agent_proposes_keep_the_ones_its_text_names(tmp_path: Path) -> None:
+    """A web researcher that says to use WebSearch and WebFetch needs them, not only Read,
+    Grep and Glob; Bash, when named, is to be narrowed to its commands."""
+    agent = _agent("Research specialist for vendor documentation.").replace(
+        "tools: Read, Grep, Bash\n", ""
+    )
+    web = agent + "\nUse WebSearch with allowed_domains, then WebFetch each hit.\n"
+    [(path, line, column, _, fix)] = findings(
+        tmp_path / "a", "PE603", **{"agents__csv-analyst.md": web}
+    )
+    assert (path, line, column) == ("notes-kit/agents/csv-analyst.md", 1, 1)
+    assert fix == (
+        "Add 'tools: Read, Grep, Glob, WebSearch, WebFetch' and only what else the work needs "
+        "(it names WebSearch, WebFetch)."
+    )
+    shell = agent + "\nRun `git log` with Bash to date each change.\n"
+    [(*_, fix)] = findings(tmp_path / "b", "PE603", **{"agents__csv-analyst.md": shell})
+    assert fix == (
+        "Add 'tools: Read, Grep, Glob, Bash' and only what else the work needs (it names Bash; "
+        "narrow Bash to the commands it runs, e.g. 'Bash(git diff:*)')."
+    )
+
+
 def test_a_malformed_tools_value_is_reported_whatever_the_agent_does(tmp_path: Path) -> None:
     agent = _agent("Builds the preview environment.").replace(
         "tools: Read, Grep, Bash\n", "tools: 3\n"

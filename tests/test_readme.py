@@ -43,3 +43,42 @@ def test_the_quick_start_begins_with_a_virtual_environment() -> None:
     assert commands[1].startswith("pip install . && python -m plugin_eval score corpus/")
     assert commands[2] == 'pip install -e ".[test]" && python -m pytest'
     assert len(commands) == 3
+
+
+def _shown_runs() -> list[tuple[list[str], list[str]]]:
+    """Each README example of a run that needs no model server: the command's arguments and
+    the lines the README shows it print ("…" stands for lines left out)."""
+    text = README.read_text(encoding="utf-8")
+    runs = []
+    for block in text.split("```text\n")[1:]:
+        content = block.split("```", 1)[0]
+        lines = content.splitlines()
+        if not lines or not lines[0].startswith("$ plugin-eval ") or "PORT" in content:
+            continue
+        command = lines[0].removeprefix("$ plugin-eval ").split("#", 1)[0].split()
+        runs.append((command, [line for line in lines[1:] if line.strip() != "…"]))
+    return runs
+
+
+@pytest.mark.parametrize(("command", "shown"), _shown_runs(), ids=lambda x: " ".join(x)[:40])
+def test_an_example_run_in_the_readme_prints_what_it_shows(
+    command: list[str], shown: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The examples once drifted from the tool (67.2 shown, 67.8 printed): each line shown is
+    printed, in the order shown."""
+    from typer.testing import CliRunner
+
+    from plugin_eval.cli import app
+
+    monkeypatch.chdir(README.parent)
+    result = CliRunner().invoke(app, command)
+    printed = iter((result.stdout + result.stderr).splitlines())
+    for line in shown:
+        assert any(line == got for got in printed), line
+
+
+def test_the_readme_shows_the_runs_it_is_checked_on() -> None:
+    assert [c[:2] for c, _ in _shown_runs()] == [
+        ["score", "corpus/broken-dead-links"],
+        ["score", "corpus/csv-cleanup"],
+    ]

@@ -441,6 +441,25 @@ def test_corpus_real_report_twice(tmp_path: Path) -> None:
     assert len(weakest) > 5
 
 
+def test_compare_against_a_revision_names_the_revision_not_its_temporary_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of two skills is not one to compare; the message said so with the paths of a
+    temporary copy that was deleted before it was read."""
+    repo = tmp_path / "repo"
+    write_files(repo, {"skills/a/SKILL.md": skill("a"), "skills/b/SKILL.md": skill("b")})
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one")
+    monkeypatch.chdir(repo)
+    result = runner.invoke(app, ["compare", "skills", "--against", "HEAD"])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: skills@HEAD: holds 2 skills and plugins (skills@HEAD/a, skills@HEAD/b); compare "
+        "one with one: give the folder of each\n"
+    )
+
+
 def test_compare_refuses_a_revision_that_looks_like_an_option(tmp_path: Path) -> None:
     write_files(tmp_path, {"a/SKILL.md": skill("a")})
     result = runner.invoke(app, ["compare", str(tmp_path / "a"), "--against", "--output=/tmp/x"])

@@ -261,7 +261,7 @@ def run_judge(
         # As in the Monte Carlo layer: a refused key, an unknown model or endpoint, or one
         # that cannot be reached stops the skill ("could not be scored", exit 1), never a
         # static score that passes for a judged one.
-        raise BackendBroken(f"the backend refused the judge's calls ({err})") from None
+        raise BackendBroken(f"the judge's calls to the backend failed ({err})") from None
     caps = {name: static[name] for name in static} if caveat else {}
     dims = tuple(_dimension(d.name, judgements, caps.get(d.name)) for d in DIMENSIONS)
     measured = {d.name: d.score for d in dims if d.score is not None}

@@ -35,6 +35,7 @@ import yaml
 from plugin_eval import budgets, json_input, regexes, yaml_input
 from plugin_eval.analysis import Facts
 from plugin_eval.document import SkillDocument
+from plugin_eval.errors import Explained
 from plugin_eval.montecarlo.backends.base import Tool
 from plugin_eval.montecarlo.lexical import NOT_FOR, without_boundaries
 from plugin_eval.montecarlo.structured import Expectation, SchemaError, expectation
@@ -78,7 +79,7 @@ OFF_TOPIC = (
 )
 
 
-class EvalFileError(Exception):
+class EvalFileError(Explained):
     """An eval file that cannot be read: named with the file and the case."""
 
 

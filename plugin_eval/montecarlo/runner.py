@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from plugin_eval.errors import Explained
 from plugin_eval.montecarlo import costs
 from plugin_eval.montecarlo.backends.base import Backend, Call, CallFailed, Reply, public_url
 from plugin_eval.montecarlo.cache import ResponseCache, cache_key
@@ -23,7 +24,7 @@ BACKOFF_SECONDS = 0.5
 MAX_WAIT_SECONDS = 30.0
 
 
-class BackendBroken(Exception):
+class BackendBroken(Explained):
     """The backend refuses every call (bad key, unknown model): nothing to measure."""
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from plugin_eval import regexes
+from plugin_eval.findings import bounded
 from plugin_eval.report.neutral import html_text, visible
 
 if TYPE_CHECKING:
@@ -71,11 +72,7 @@ BADGE_BANDS: tuple[tuple[str, str, float], ...] = (
 
 def label(text: str, limit: int = LABEL_CHARS) -> str:
     """A name as a chart shows it: visible, one line, cut in the middle past ``limit``."""
-    shown = visible(text)
-    if len(shown) <= limit:
-        return shown
-    half = (limit - 1) // 2
-    return shown[:half] + "…" + shown[len(shown) - (limit - 1 - half) :]
+    return bounded(visible(text), limit)
 
 
 def _style() -> Any:

@@ -13,6 +13,7 @@ listed best first, in the ranked table, the heat map and the detail cards alike.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -244,8 +245,17 @@ def _ranked(reports: Sequence[Scored]) -> list[Scored]:
     return sorted(reports, key=lambda r: (-r.composite.score, r.path))
 
 
+def _anchor(number: int) -> str:
+    """The id of the card of the ``number``-th ranked report: by its place, never by its
+    path, which marketplace entries sharing a folder share ('.')."""
+    return f"report-{number}"
+
+
 def _anchors(ranked: Sequence[Scored]) -> dict[str, str]:
-    return {r.path: f"report-{n}" for n, r in enumerate(ranked, 1)}
+    """Each path that one report alone holds, with that report's card: a row that names an
+    item only by path links to it (a path several reports share links to none)."""
+    held = Counter(r.path for r in ranked)
+    return {r.path: _anchor(n) for n, r in enumerate(ranked, 1) if held[r.path] == 1}
 
 
 # The pages
@@ -259,17 +269,16 @@ def render(
     """One HTML document for one or many reports: the run's result when it failed, then for
     several an overview (charts), the heat map and the ranked summary, then each report."""
     ranked = _ranked(reports)
-    anchors = _anchors(ranked)
     body = _result(reports, verdict)
     nav: list[tuple[str, str]] = []
     if len(reports) > 1:
         scores = [r.composite.score for r in reports]
         badges = {key: sum(r.composite.badge == key for r in reports) for key, _, _ in BADGE_BANDS}
         body += _overview(scores, badges, sum(scores) / len(scores))
-        body += _heatmap(ranked, anchors)
-        body += _summary(ranked, anchors)
+        body += _heatmap(ranked)
+        body += _summary(ranked)
         nav = [("overview", "Overview"), ("heatmap", "Heat map"), ("ranked", "Ranked")]
-    body += _cards(ranked, anchors, nav_items=bool(nav))
+    body += _cards(ranked, nav_items=bool(nav))
     if nav:
         nav.append(("items", "Items"))
     lead = f"{len(reports)} report(s) · plugin-eval {esc(__version__)}"
@@ -307,13 +316,13 @@ def render_tree(tree: Tree, title: str = "plugin-eval report") -> str:
         body += _trend(tree.runs, anchors)
         nav.append(("trend", "Trend"))
     if ranked:
-        body += _heatmap(ranked, anchors)
-        body += _summary(ranked, anchors)
+        body += _heatmap(ranked)
+        body += _summary(ranked)
         nav += [("heatmap", "Heat map"), ("ranked", "Ranked")]
     if tree.errors:
         body += _errors(tree.errors)
         nav.append(("errors", "Errors"))
-    body += _cards(ranked, anchors, nav_items=True)
+    body += _cards(ranked, nav_items=True)
     nav.append(("items", "Items"))
     if h.get("notes"):
         body += _notes(h["notes"])
@@ -403,7 +412,7 @@ def _dimension_names(reports: Sequence[Scored]) -> list[str]:
     return names
 
 
-def _heatmap(ranked: Sequence[Scored], anchors: Mapping[str, str]) -> list[str]:
+def _heatmap(ranked: Sequence[Scored]) -> list[str]:
     """Items × dimensions, each cell in its band's colour; unmeasured cells hatched, 'n/m'."""
     names = _dimension_names(ranked)
     scores = {id(r): {d.name: d.score for d in r.composite.dimensions} for r in ranked}
@@ -415,7 +424,7 @@ def _heatmap(ranked: Sequence[Scored], anchors: Mapping[str, str]) -> list[str]:
         *(f'<th class="num"><abbr title="{n}">{SHORT.get(n, n)}</abbr></th>' for n in measured),
     ]
     rows = []
-    for r in ranked:
+    for number, r in enumerate(ranked, 1):
         cells = []
         for n in measured:
             value = scores[id(r)].get(n)
@@ -425,7 +434,7 @@ def _heatmap(ranked: Sequence[Scored], anchors: Mapping[str, str]) -> list[str]:
                 cells.append(f'<td class="cell {band(value * 100)}">{whole(value)}</td>')
         c = r.composite
         rows.append(
-            f'<tr><td><a href="#{anchors[r.path]}">{esc(r.name)}</a></td>'
+            f'<tr><td><a href="#{_anchor(number)}">{esc(r.name)}</a></td>'
             f'<td class="cell num {band(c.score)}">{score_text(c.score)}</td>{"".join(cells)}</tr>'
         )
     keys = " ".join(
@@ -464,7 +473,7 @@ def _ci(lower: float | None, upper: float | None) -> str:
     return "—" if lower is None or upper is None else f"[{lower:.1f}–{upper:.1f}]"
 
 
-def _summary(ranked: Sequence[Scored], anchors: Mapping[str, str]) -> list[str]:
+def _summary(ranked: Sequence[Scored]) -> list[str]:
     """The ranked table: the same order as the heat map and the cards below."""
     head = [
         '<th class="num">#</th>',
@@ -486,7 +495,7 @@ def _summary(ranked: Sequence[Scored], anchors: Mapping[str, str]) -> list[str]:
         tone = band(c.score)
         rows.append(
             f'<tr><td class="num">{number}</td>'
-            f'<td><a href="#{anchors[r.path]}">{esc(r.name)}</a></td>'
+            f'<td><a href="#{_anchor(number)}">{esc(r.name)}</a></td>'
             f"<td>{esc(getattr(r, 'kind', 'skill'))}</td>"
             f'<td class="num {tone}">{score_text(c.score)}</td><td>{_pill(c.badge)}</td>'
             f'<td class="{tone}">{esc(c.grade)}</td><td class="{tone}">{rubric_label(c.score)}</td>'
@@ -680,12 +689,12 @@ def _notes(notes: Sequence[str]) -> list[str]:
 # One item
 
 
-def _cards(ranked: Sequence[Scored], anchors: Mapping[str, str], nav_items: bool) -> list[str]:
+def _cards(ranked: Sequence[Scored], nav_items: bool) -> list[str]:
     out = ['<section id="items">'] if nav_items else []
     if nav_items:
         out.append("<h2>Items</h2>")
-    for r in ranked:
-        out += _report(r, anchors[r.path])
+    for number, r in enumerate(ranked, 1):
+        out += _report(r, _anchor(number))
     if nav_items:
         out.append("</section>")
     return out

@@ -9,10 +9,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from plugin_eval import __version__
+from plugin_eval import __version__, budgets
 from plugin_eval.evidence import SubScore as ScoredSub
 from plugin_eval.feedback import Source, dimension_feedback, overall_feedback
-from plugin_eval.findings import Finding
+from plugin_eval.findings import Finding, bounded
 from plugin_eval.report.judge import JudgeOut, judge_out
 from plugin_eval.report.montecarlo import MonteCarloOut, monte_carlo_out
 from plugin_eval.results import LayerOutcome, PluginResult, SkillResult
@@ -467,7 +467,7 @@ def build_report(
     return Report(
         generated_at=generated_at,
         path=result.path,
-        name=result.name,
+        name=bounded(result.name, budgets.SHOWN_NAME_CHARS),
         depth=result.depth,
         layers_not_run=list(result.layers_not_run),
         notes=_notes(result.notes, c),
@@ -534,7 +534,7 @@ def build_plugin_report(
     return PluginReport(
         generated_at=generated_at,
         path=result.path,
-        name=result.name,
+        name=bounded(result.name, budgets.SHOWN_NAME_CHARS),
         depth=result.depth,
         notes=_notes((), c),
         layers=[

@@ -68,11 +68,14 @@ def terminal(text: str) -> str:
     return escape(visible(text))
 
 
-_COMMAND_LINE = regexes.compile(r"^([ \t]*):(?=:)", re.MULTILINE)
+# The runner trims every Unicode white space off a line before it looks for '::' (.NET's
+# TrimStart: U+00A0, U+2003, U+3000 … too), so any white space but the line feed may come
+# before it.
+_COMMAND_LINE = regexes.compile(r"^([^\S\n]*):(?=:)", re.MULTILINE)
 
 
 def command_free(output: str) -> str:
-    """A whole plain-text output in which no line starts (after blanks) with '::', the
+    """A whole plain-text output in which no line starts (after white space) with '::', the
     opener of an Actions workflow command; such a line can only come from a field wrapped
     or placed at the start of a line, and its first ':' is shown as '\\x3a'."""
     return _COMMAND_LINE.sub(r"\1\\x3a", output)
@@ -96,15 +99,16 @@ def workflow_property(text: str) -> str:
 # footnote and task box starts with one), '*' and '~' (emphasis, strikethrough), and '_'
 # unless it stands between two letters or digits, where it can neither open nor close
 # emphasis. '<' becomes an entity (no HTML, no autolink); '&' too where it would start an
-# entity (one could decode to a bidi override). '@' before a name is set in code: GitHub
-# makes a mention of it after rendering, outside code only. ':' before '//' and the '.'
+# entity (one could decode to a bidi override). Every '@' is set in code: GitHub makes a
+# mention of '@name' after rendering, and an e-mail link of 'x@-y.com' or 'x@_y.com' (a
+# backslash does not stop it), outside code only. ':' before '//' and the '.'
 # of 'www.' are escaped, so GFM finds no bare URL to link.
 # Compiled on first use (as _BLOCK_OPENER and _JSON_HIDDEN): only Markdown output (JSON
 # output) reads them.
 _MARKDOWN_TEXT = LazyRegex(
     r"""[\\|\[*~]
     | (?<![^\W_])_ | _(?![^\W_])
-    | < | &(?=\#?[0-9A-Za-z]+;) | @(?=[0-9A-Za-z]) | :(?=//) | (?i:www)\.""",
+    | < | &(?=\#?[0-9A-Za-z]+;) | @ | :(?=//) | (?i:www)\.""",
     re.VERBOSE,
 )
 _MARKDOWN_TEXT_AS = {"<": "&lt;", "&": "&amp;", "@": "`@`"}

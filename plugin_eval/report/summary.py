@@ -423,7 +423,7 @@ def summary_md(data: dict[str, Any], summary: Summary) -> str:
         "",
         "| mean score | " + " | ".join(BADGES) + " | errored |",
         "|---:|" + "---:|" * (len(BADGES) + 1),
-        f"| {mean if mean is not None else '—'} | "
+        f"| {f'{mean:.2f}' if mean is not None else '—'} | "
         + " | ".join(str(data["badge_counts"][b]) for b in BADGES)
         + f" | {c['errored']} |",
         "",
@@ -501,8 +501,8 @@ def _changes_md(ch: dict[str, Any], listed: list[tuple[str, str, str]]) -> list[
         "## What changed",
         "",
         f"{len(ch['added'])} added, {len(ch['removed'])} removed, "
-        f"{len(ch['score_changes'])} score or badge changes, {ch['new_findings']} new findings, "
-        f"{ch['fixed_findings']} fixed.",
+        f"{counted(len(ch['score_changes']), 'score or badge change')}, "
+        f"{counted(ch['new_findings'], 'new finding')}, {ch['fixed_findings']:,} fixed.",
         "",
     ]
     if ch["score_changes"]:

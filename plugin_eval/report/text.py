@@ -283,14 +283,17 @@ def render_summary(console: Console, reports: list[Report]) -> None:
     rest = _summary_table(ranked, [""] * len(ranked), flags)
     # The skill column's room: the width less what the other columns need at the least.
     room = console.width - _least(console, rest) + len("skill")
-    paths = [shortened(visible(r.path), room) for r in ranked]
+    # Marketplace entries that share a folder share its path ('.'): each is named as well.
+    held = Counter(r.path for r in ranked)
+    items = [r.path if held[r.path] == 1 else f"{r.path} @{r.name}" for r in ranked]
+    paths = [shortened(visible(item), room) for item in items]
     if all(cell_len(p) <= room for p in paths):
         console.print(_summary_table(ranked, [terminal(p) for p in paths], flags))
     else:
         console.print(_counted_items(ranked))
-        for r, flagged in zip(ranked, flags, strict=True):
+        for r, item, flagged in zip(ranked, items, flags, strict=True):
             c = r.composite
-            console.print(Hanging(terminal(shortened(visible(r.path), console.width)), 0))
+            console.print(Hanging(terminal(shortened(visible(item), console.width)), 0))
             console.print(
                 Hanging(
                     f"  {c.score:5.1f}  {c.badge:<8}  {c.grade:<2}  {r.counts.error} error(s), "

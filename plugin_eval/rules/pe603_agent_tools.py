@@ -41,6 +41,21 @@ DOES = regexes.compile(
 )
 
 
+# A request the agent's prompt lists as one it is given ('- "Implement zero-trust auth …"'):
+# a quoted list item whose first word asks for a change. An agent shown requests to build
+# or implement changes things, whatever the first sentence of its description calls it.
+ASKED_TO_CHANGE = regexes.compile(
+    r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\*\*)?[\"“'‘](?:implement|build|write|create|"
+    r"generate|fix|refactor|deploy|migrate|develop|configure|set\s+up|automate|scaffold|"
+    r"edit|update|add|harden|patch|remediate)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+# Tools an agent's own text names, so the list the fix proposes keeps them: a web researcher
+# that says to use WebSearch needs it, not only Read, Grep and Glob.
+NAMED_TOOLS = ("WebSearch", "WebFetch", "Bash", "NotebookEdit", "TodoWrite")
+_NAMED = regexes.compile(r"\b(?:" + "|".join(NAMED_TOOLS) + r")\b")
+
+
 def reads_only(description: object) -> str | None:
     """The word of the description's first sentence that makes the agent's work reading and
     reporting (reviewing, auditing, analysing, advising), when no word of that sentence, and no
@@ -63,8 +78,14 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
         tools = agent.meta.get("tools")
         if tools is None:
             role = reads_only(agent.meta.get("description"))
-            if role is None:
+            body = agent.body
+            if role is None or ASKED_TO_CHANGE.search(body) is not None:
                 continue  # it makes changes: the tools it inherits are the ones it needs
+            description = agent.meta.get("description")
+            text = body + (description if isinstance(description, str) else "")
+            found = set(_NAMED.findall(text))
+            named = [t for t in NAMED_TOOLS if t in found]
+            proposed = ", ".join(["Read", "Grep", "Glob", *named])
             yield RULE.finding(
                 f"agent's description says it reads and reports ('{one_line(role, 24)}') but "
                 "it has no 'tools' list, so it inherits every tool of the session, Write, Edit "
@@ -72,8 +93,15 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
                 1,
                 1,
                 path=agent.path,
-                fix="Add 'tools: Read, Grep, Glob' and only what else the work needs (e.g. "
-                "'Bash(git diff:*)').",
+                fix=f"Add 'tools: {proposed}' and only what else the work needs"
+                + (
+                    f" (it names {', '.join(named)}; narrow Bash to the commands it runs, e.g. "
+                    "'Bash(git diff:*)')."
+                    if "Bash" in named
+                    else f" (it names {', '.join(named)})."
+                    if named
+                    else " (e.g. 'Bash(git diff:*)')."
+                ),
             )
         elif not (
             isinstance(tools, str)
@@ -118,8 +146,11 @@ RULE = PluginRule(
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code subagents documentation",
     limits="The agent's work is read from the first sentence of its description, in English, "
-    "and what it changes also from a verb in the rest ('Use PROACTIVELY for … building …'); a "
-    "noun there ('configuration review') names what is read. An agent described otherwise "
+    "and what it changes also from a verb in the rest ('Use PROACTIVELY for … building …') "
+    "and from the requests its prompt lists as examples, quoted in a list ('- \"Implement "
+    "zero-trust auth …\"'); a noun in the description ('configuration review') names what "
+    "is read. The tools the fix proposes add those of WebSearch, WebFetch, Bash, NotebookEdit "
+    "and TodoWrite that the agent's text names. An agent described otherwise "
     "('HR partner for hiring …') is not asked for a list. It checks "
     "that `tools` is present and well formed, not that the tools exist or fit the work. A "
     "missing `tools` has no line, so the finding points at line 1.",

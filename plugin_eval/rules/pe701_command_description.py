@@ -29,7 +29,12 @@ def _undescribed(command: Part) -> Finding:
     title heading still says what it does (a note), a line of the prompt does not."""
     first = next((t for t in map(str.strip, command.body.splitlines()) if t), None)
     title = _title(first or "")
-    if title:
+    # A title made only of the command's own words ("# Onboard" for /onboard) tells the menu's
+    # reader nothing the name did not: that is no description either.
+    bare = bool(title) and _words(title) <= _words(command.stem)
+    if bare:
+        shown = f"its title heading '{one_line(title, 60)}', which only repeats its name"
+    elif title:
         shown = f"its title heading '{one_line(title, 60)}'"
     elif first is not None:
         shown = f"the first line of its prompt ('{one_line(first, 60)}'), not what it does"
@@ -41,8 +46,13 @@ def _undescribed(command: Part) -> Finding:
         1,
         fix="Add frontmatter with 'description: <what the command does>'.",
         path=command.path,
-        severity=Severity.INFO if title else None,
+        severity=Severity.INFO if title and not bare else None,
     )
+
+
+def _words(text: str) -> set[str]:
+    """The words of a name or title, in lower case: "csv-clean" and "CSV Clean" hold the same."""
+    return set("".join(c if c.isalnum() else " " for c in text.lower()).split())
 
 
 def _title(line: str) -> str:
@@ -66,7 +76,8 @@ RULE = PluginRule(
     summary="Each `commands/*.md` has readable frontmatter with a `description`.",
     why="The description is what the `/` menu shows; without it Claude Code shows the first "
     "line of the prompt instead. A title heading there still names the command (an info note); "
-    "a line of the prompt ('You are an expert …') or nothing does not (a warning).",
+    "a title that only repeats the command's name ('# Onboard' for /onboard), a line of the "
+    "prompt ('You are an expert …') or nothing does not (a warning).",
     fix="Add 'description: …' in frontmatter.",
     bad=Example(
         good_plugin(**{"commands__csv-clean.md": "Clean the CSV file at $ARGUMENTS.\n"}),
