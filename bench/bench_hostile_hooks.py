@@ -11,8 +11,12 @@ then scores the plugin in this process as `plugin-eval score -o json` does and p
 seconds per MB. Two shapes put their text elsewhere: `manifest-paths` is a plugin.json
 naming thousands of missing paths (PE505 places each at its key: 97 s for 326 KB while each
 search started from the top), `command-positionals` a command whose code holds `$1` on every
-line (PE702: 53 s for 1 MB while each line was counted from the top). A search that starts again from the top of the file for each event shows as
-a time per MB that grows with the size: 16 s for 1 MB of events before it was made linear.
+line (PE702: 53 s for 1 MB while each line was counted from the top). One shape is many
+files: `agents` is agents of 20 KB each (5 for 100 KB, 45 for 900 KB) whose descriptions say
+no trigger, each handing work to the next by name (PE602 looks for every agent's name in
+every body: 66 s for 200 agents while it searched each body once per agent). A search that
+starts again from the top of the file for each event shows as a time per MB that grows with
+the size: 16 s for 1 MB of events before it was made linear.
 
 "Flat" means the largest size's time per MB is within 2x of the smallest's (the `ratio`
 column); the script exits 1 when a shape is not flat. Run on purpose, not as a test: the
@@ -66,7 +70,19 @@ def _command(word: Callable[[int], str], size: int) -> str:
     return text(max(1, int(0.98 * size / (len(text(count)) / count))))
 
 
-SHAPES: dict[str, Callable[[int], str]] = {
+def _agents(size: int) -> dict[str, str]:
+    """Agents of about 20 KB each, as many as make about ``size`` bytes, with descriptions
+    that say no trigger; each hands work to the next by name at the end of its body."""
+    text = "Some text about work and other things here. " * 450
+    count = max(2, round(size / len(text)))
+    return {
+        f"agents/a{i}.md": f"---\nname: agent-{i}\ndescription: Reviews code.\n---\n\n{text}"
+        f"\n\nThen hand off to the `agent-{(i + 1) % count}`.\n"
+        for i in range(count)
+    }
+
+
+SHAPES: dict[str, Callable[[int], str | dict[str, str]]] = {
     # Events Claude Code never sends, each with one hook: one event search each.
     "events": lambda size: _fill(
         lambda i: (f"Evt{i:07d}", [{"hooks": [_hook(f"echo {i}")]}]),
@@ -96,28 +112,36 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "command-positionals": lambda size: (
         "---\ndescription: x\n---\n\n```bash\n" + "awk '{print $1}' f\n" * int(size / 19) + "```\n"
     ),
+    # Many agents, each named in the body of the one before it (PE602).
+    "agents": _agents,
 }
-# Where each shape's text goes in the plugin: hooks/hooks.json unless named here.
+# Where each shape's text goes in the plugin, for a shape of one file: hooks/hooks.json
+# unless named here.
 PLACES = {"manifest-paths": ".claude-plugin/plugin.json", "command-positionals": "commands/a.md"}
 
 
 def measure(root: Path, shape: str, size: int) -> tuple[float, int]:
-    """Seconds to score and render one plugin whose hooks.json is about ``size`` bytes, and
-    the file's bytes."""
+    """Seconds to score and render one plugin whose hooks.json (or the shape's files) is
+    about ``size`` bytes, and the bytes written."""
     folder = root / shape / str(size) / "hostile-hooks"
     (folder / ".claude-plugin").mkdir(parents=True)
     (folder / "hooks").mkdir()
     (folder / ".claude-plugin" / "plugin.json").write_text(MANIFEST, encoding="utf-8")
-    text = SHAPES[shape](size)
-    if len(text.encode("utf-8")) > PART_BYTES:
-        raise SystemExit(f"{shape} at {size:,} bytes makes {len(text):,}: over PART_BYTES")
-    (folder / PLACES.get(shape, "hooks/hooks.json")).parent.mkdir(parents=True, exist_ok=True)
-    (folder / PLACES.get(shape, "hooks/hooks.json")).write_text(text, encoding="utf-8")
+    made = SHAPES[shape](size)
+    files = made if isinstance(made, dict) else {PLACES.get(shape, "hooks/hooks.json"): made}
+    written = 0
+    for rel, text in files.items():
+        data = text.encode("utf-8")
+        if len(data) > PART_BYTES:
+            raise SystemExit(f"{shape} at {size:,} bytes makes {len(data):,}: over PART_BYTES")
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+        written += len(data)
     start = time.perf_counter()
     render(score_paths([folder]), "json")
     elapsed = time.perf_counter() - start
     shutil.rmtree(folder)
-    return elapsed, len(text.encode("utf-8"))
+    return elapsed, written
 
 
 def main() -> int:

@@ -28,7 +28,7 @@ from plugin_eval.document import (
 from plugin_eval.plugin import CLAUDE_MANIFEST, CODEX_MANIFEST, read_manifest
 from plugin_eval.textsearch import Columns, at_word_starts, newlines, occurrences
 from plugin_eval.triggering import TriggerAnalysis, analyse
-from plugin_eval.walk import read_file
+from plugin_eval.walk import kind_within, read_file
 
 # A `references/…` path written in prose (not in code, not a link target).
 _PROSE_REF = regexes.compile(r"(?<![\w/.@:-])references/[\w][\w./-]*[\w]")
@@ -232,6 +232,22 @@ def _on_disk(folder: Path, rel: str) -> RefStatus:
     return RefStatus.OK
 
 
+def _outside(folder: Path, norm: str) -> RefStatus:
+    """The status of ``norm``, a path out of the skill folder (normalised: its '..' lead),
+    checked for existence only: from the folder it climbs to, each part is looked at without
+    following a symlink, and a symlink on the way is reported, never looked through (what
+    exists where it leads is not for a report to tell)."""
+    parts = norm.split("/")
+    climbs = parts.count("..")
+    if climbs == len(parts):  # a folder the skill is in
+        return RefStatus.OUTSIDE
+    base = Path(os.path.normpath(os.path.join(folder, *parts[:climbs])))
+    found = kind_within(base, "/".join(parts[climbs:]))
+    if found == "link":
+        return RefStatus.SYMLINK
+    return RefStatus.OUTSIDE_MISSING if found is None else RefStatus.OUTSIDE
+
+
 def _lexists_unlinked(folder: str, path: str) -> bool:
     """Whether ``path`` (relative, normalised) is in ``folder`` with no symlink on the way: the
     folder and every part of the path are looked at with lstat, so no link is followed."""
@@ -386,10 +402,7 @@ class Facts:
         if (norm == ".." or norm.startswith("../")) and _away(self.doc.folder, norm):
             return Reference(raw, norm, line, column, kind, RefStatus.AWAY)
         if norm == ".." or norm.startswith("../"):
-            # Checked for existence only (never opened, never read): a cross-reference.
-            outside = os.path.normpath(os.path.join(self.doc.folder, norm))
-            status = RefStatus.OUTSIDE if os.path.lexists(outside) else RefStatus.OUTSIDE_MISSING
-            return Reference(raw, norm, line, column, kind, status)
+            return Reference(raw, norm, line, column, kind, _outside(self.doc.folder, norm))
         if norm == ".":
             return Reference(raw, norm, line, column, kind, RefStatus.OK)
         if norm in listing.symlinks or any(norm.startswith(s + "/") for s in listing.symlinks):
@@ -525,8 +538,13 @@ class Facts:
         wanted = [f for f in wanted if f != rel]
         if raw is None or not wanted:
             return set()
-        keys = {posixpath.basename(f).encode() for f in wanted}
-        keys |= {posixpath.basename(posixpath.dirname(f)).encode() for f in wanted if "/" in f}
+        # A name that is not UTF-8 holds surrogate escapes: its own bytes, as the file has them.
+        keys = {posixpath.basename(f).encode("utf-8", "surrogateescape") for f in wanted}
+        keys |= {
+            posixpath.basename(posixpath.dirname(f)).encode("utf-8", "surrogateescape")
+            for f in wanted
+            if "/" in f
+        }
         # Only the lines that hold one of the names can point at these files: those lines are
         # parsed (each its own paragraph), not a whole reference file of thousands of lines.
         keys.discard(b"")

@@ -76,7 +76,7 @@ def code_digest(package: Path) -> str:
         if path.suffix not in (".py", ".json") or "__pycache__" in path.parts:
             continue
         rel = path.relative_to(package).as_posix()
-        h.update(f"{rel}\0".encode())
+        h.update(f"{rel}\0".encode("utf-8", "surrogateescape"))  # names need not be UTF-8
         h.update(path.read_bytes())
         h.update(b"\0")
     return h.hexdigest()

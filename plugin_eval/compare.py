@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -160,12 +161,13 @@ def checkout_copy(path: Path, revision: str, into: Path) -> tuple[Path, str]:
     if len(entries) > MAX_GIT_FILES:
         raise GitError(f"{rel} has more than {MAX_GIT_FILES} files at {revision}")
     blobs: list[tuple[str, PurePosixPath]] = []
+    links: list[tuple[str, PurePosixPath]] = []
     total = 0
     for entry in entries:
         meta, name = entry.split("\t", 1)
         mode, kind, sha, size = meta.split()
-        if kind != "blob" or mode == "120000":
-            continue  # submodules and symlinks are not followed
+        if kind != "blob":
+            continue  # submodules are not followed
         if rel and not name.startswith(rel + "/"):
             continue  # git listed something outside the folder asked for: never written
         inside = PurePosixPath(name[len(rel) + 1 :] if rel else name)
@@ -176,7 +178,7 @@ def checkout_copy(path: Path, revision: str, into: Path) -> tuple[Path, str]:
             raise GitError(
                 f"{rel} is larger than {MAX_GIT_BYTES // (1024 * 1024)} MiB at {revision}"
             )
-        blobs.append((sha, inside))
+        (links if mode == "120000" else blobs).append((sha, inside))
     copy = into / folder.name
     for sha, inside in blobs:
         # The blob itself, by its id: no textconv, filter or other configured program runs.
@@ -189,4 +191,22 @@ def checkout_copy(path: Path, revision: str, into: Path) -> tuple[Path, str]:
             raise GitError(
                 f"{rel or '.'} at {revision} cannot be copied: '{inside}' ({err.strerror or err})"
             ) from None
+    for sha, inside in links:
+        _link(copy, inside, _git(top, "cat-file", "blob", sha))
     return copy, f"{rel or folder.name}@{revision}"
+
+
+def _link(copy: Path, inside: PurePosixPath, target: bytes) -> None:
+    """A symlink of the revision written as a symlink, as the work tree holds it, so an
+    unchanged skill compares as a tie: scoring never follows one, so where it points is only
+    text. Written after every file, and only where no folder on its way is a link, so that
+    nothing is ever written through one; a target no file system takes is left out."""
+    where = copy / Path(*inside.parts)
+    on_the_way = [copy / Path(*inside.parts[:i]) for i in range(1, len(inside.parts))]
+    if b"\0" in target or len(target) > 4096 or any(p.is_symlink() for p in on_the_way):
+        return
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(os.fsdecode(target), where)
+    except OSError:
+        return

@@ -260,11 +260,16 @@ def load_config(path: Path | None) -> Config:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: invalid TOML: {err}") from err
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+    except UnicodeDecodeError as err:
+        bad_line = err.object.count(b"\n", 0, err.start) + 1
         raise ConfigError(
-            f"{path}: cannot read: {reason} (name a configuration file that exists, or leave "
-            "--config out)"
+            f"{path}:{bad_line}: not UTF-8 text (byte 0x{err.object[err.start]:02x}), as TOML "
+            "must be: save the file as UTF-8"
+        ) from err
+    except OSError as err:
+        raise ConfigError(
+            f"{path}: cannot read: {err.strerror or err} (name a configuration file that "
+            "exists, or leave --config out)"
         ) from err
     if path.name == "pyproject.toml":
         tool = data.get("tool", {})

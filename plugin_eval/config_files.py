@@ -58,9 +58,15 @@ def _has_section(pyproject: Path) -> bool:
     import tomllib  # imported on use: a run that finds no configuration file never loads it
 
     try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        raw = pyproject.read_bytes()
+    except OSError:
         return False
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        # Not UTF-8, as TOML must be: one that names the table is still the user's
+        # configuration (its error is said when it is loaded), never passed over in silence.
+        return b"tool.plugin-eval" in raw
     try:
         tool = tomllib.loads(text).get("tool", {})
     except tomllib.TOMLDecodeError:

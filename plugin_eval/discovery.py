@@ -269,7 +269,8 @@ def _gitignore(
 ) -> Ignores:
     """The search's patterns with this folder's .gitignore added: read as any file of the
     tree is (a regular file, bounded), and a line git would never match (one ending in a
-    lone backslash) left out, as git leaves it."""
+    lone backslash) left out, as git leaves it; so is one too costly to match (too_wild).
+    """
     shown = str(folder / GITIGNORE) if above else f"{rel + '/' if rel else ''}{GITIGNORE}"
     try:
         raw = read_file(folder / GITIGNORE, budgets.GITIGNORE_BYTES + 1)
@@ -281,18 +282,93 @@ def _gitignore(
             f"{shown}: larger than {budgets.GITIGNORE_BYTES:,} bytes; the rest is not read"
         )
         raw = raw[: budgets.GITIGNORE_BYTES]
-    lines = raw.decode("utf-8", "replace").splitlines()
-    return (*ignores, (rel, above, patterns(lines)))
+    # Lines as git splits them: at "\n" only, one "\r" before it dropped, a BOM skipped.
+    lines = [line.removesuffix("\r") for line in raw.decode("utf-8-sig", "replace").split("\n")]
+    kept: list[str] = []
+    wild: list[tuple[int, str, str]] = []
+    for number, line in enumerate(lines, 1):
+        why = too_wild(line)
+        if why is None:
+            kept.append(line)
+        else:
+            wild.append((number, line, why))
+    if wild:  # one note a file, however many of its lines are left out
+        number, line, why = wild[0]
+        more = f"; {len(wild) - 1:,} more line(s) left out the same way" if wild[1:] else ""
+        notes.append(
+            f"{shown}:{number}: pattern '{cut_middle(line, NAME_CHARS)}' not applied: {why}, "
+            f"which could take minutes to match; what it would ignore is searched{more}"
+        )
+    return (*ignores, (rel, above, patterns(kept)))
 
 
 def patterns(lines: list[str] | tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     """Gitignore-style patterns, leaving out the lines that are none (git ignores them)."""
     import pathspec
 
+    lines = [collapsed(line) for line in lines]
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)
     except ValueError:  # GitIgnorePatternError: one bad line; keep every other
         return pathspec.GitIgnoreSpec.from_lines([line for line in lines if is_pattern(line)])
+
+
+# One piece of a pattern's path component as pathspec and git read it: an escaped character,
+# a bracket expression (a "]" first is one of its characters, a "\\" inside is itself), a
+# run of wildcards, or any other character. Possessive, so an unclosed "[" is a character.
+_GLOB_PIECE = LazyRegex(r"\\.|\[[!^]?+\]?+[^\]]*+\]|[*?]+|.", re.DOTALL)
+
+
+def _body(line: str) -> tuple[str, str]:
+    """A pattern line as ("!" or "", the pattern), trailing spaces cut as pathspec cuts
+    them; ("", "") for a blank line or a comment."""
+    body = line if line.endswith("\\ ") else line.rstrip()
+    if not body or body.startswith("#"):
+        return "", ""
+    return ("!", body[1:]) if body.startswith("!") else ("", body)
+
+
+def _is_run(piece: str) -> bool:
+    """Whether a piece of a component is a run of wildcards holding a `*`."""
+    return piece[0] in "*?" and "*" in piece
+
+
+def collapsed(line: str) -> str:
+    """The line with each run of `*` written as git's wildmatch reads it: alone in a path
+    component it is `**` (`***` too), inside one it is one `*` after the run's `?`s (`a**b`
+    is `a*b`, `*?*` is `?*`). pathspec makes a regular expression that backtracks over each
+    `*` it is given: a run of ten took 37 s to check one folder."""
+    bang, body = _body(line)
+    if "*" not in body:
+        return line
+
+    def component(text: str) -> str:
+        if len(text) > 1 and not text.strip("*"):
+            return "**"
+        pieces = _GLOB_PIECE.rx.findall(text)
+        return "".join("?" * p.count("?") + "*" if _is_run(p) else p for p in pieces)
+
+    return bang + "/".join(component(c) for c in body.split("/"))
+
+
+def too_wild(line: str) -> str | None:
+    """Why matching the line could take minutes, or None: more `**` with more of the pattern
+    after them, or more `*` groups after the first of a name, than budgets allow."""
+    components = [c for c in _body(collapsed(line))[1].split("/") if c]
+    # `**/**` is one `**`; the last component's `**` is matched without a search.
+    spanning = sum(
+        c == "**" and i + 1 < len(components) and components[i + 1] != "**"
+        for i, c in enumerate(components)
+    )
+    most = budgets.GITIGNORE_SPANNING_STARS
+    if spanning > most:
+        return f"too many `**` ({spanning} before its end, at most {most})"
+    runs = [sum(map(_is_run, _GLOB_PIECE.rx.findall(c))) for c in components if c != "**"]
+    extra = sum(max(n - 1, 0) for n in runs)
+    most = budgets.GITIGNORE_EXTRA_STARS
+    if extra > most:
+        return f"too many `*` groups ({extra} beyond one a name, at most {most})"
+    return None
 
 
 def is_pattern(line: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -342,6 +343,9 @@ def parse_text(
                     f"{said}; the lines before it are read as Markdown, the rest only as lines "
                     "of text",
                     where,
+                    fix="Nest the lists and quotes there fewer levels deep."
+                    if isinstance(spent, NestingSpent)
+                    else "Split the table, or move it to a file in references/ and link it.",
                 ),
             )
     walk = _Walk(lines, body_start - 1, env)
@@ -409,7 +413,28 @@ def _read_capped(path: Path, problems: list[ParseProblem]) -> bytes:
     return raw
 
 
+# Byte-order marks of the encodings whose text holds NUL bytes, longest first (UTF-32's
+# little-endian mark begins with UTF-16's).
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
 def _decode(raw: bytes, problems: list[ParseProblem], name: str = SKILL_FILE) -> str:
+    wide = next((enc for bom, enc in _WIDE_BOMS if raw.startswith(bom)), None)
+    if wide is not None:
+        problems.append(
+            ParseProblem(
+                Problem.NOT_TEXT,
+                f"{name} is {wide} text (it opens with a {wide} byte-order mark)",
+                fix=f"Save {name} as UTF-8: harnesses read it as UTF-8 and find no frontmatter "
+                f"in {wide}.",
+            )
+        )
+        return ""
     if b"\x00" in raw[:8192]:
         problems.append(
             ParseProblem(Problem.NOT_TEXT, f"{name} is not a text file (it contains NUL bytes)")

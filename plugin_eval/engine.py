@@ -97,7 +97,7 @@ def incomplete(listing: Listing, kind: str, path: str) -> Finding:
         what.append(f"more than {len(listing.files):,} files: the listing stopped there")
     if listing.unreadable:
         shown = ", ".join(listing.unreadable[:3]) + (" …" if len(listing.unreadable) > 3 else "")
-        what.append(f"{len(listing.unreadable)} folder(s) could not be read ({shown})")
+        what.append(f"{len(listing.unreadable)} folder(s) that could not be read ({shown})")
     return LISTING_INCOMPLETE.finding(
         f"the {kind} folder holds {'; '.join(what)}; links were checked on disk, unlinked "
         "files only among those listed",

@@ -49,14 +49,46 @@ def parse(text: str, repeats: bool = False) -> Any:
     A string escape of half a surrogate pair (`"\\ud800"`) decodes to text no output can
     encode: each such character becomes U+FFFD, as an undecodable byte of a file does."""
     try:
-        value = json.loads(text, object_pairs_hook=_keyed if repeats else None)
+        value = json.loads(
+            text, object_pairs_hook=_keyed if repeats else None, parse_constant=_no_constant
+        )
         return _whole(value) if _SURROGATE_ESCAPE.search(text) else value
+    except _Constant as err:
+        line, column = _bare(text, err.args[0])
+        raise JsonInputError(f"{err.args[0]} is not a JSON value", line, column) from None
     except json.JSONDecodeError as err:
         raise JsonInputError(err.msg, err.lineno, err.colno) from None
     except RecursionError:
         raise JsonInputError("nested too deeply to read") from None
     except ValueError:  # an integer with more digits than Python converts
         raise JsonInputError("holds a number too long to read") from None
+
+
+class _Constant(Exception):
+    """NaN, Infinity or -Infinity, which Python's decoder takes and JSON.parse, the reader of
+    the harnesses, rejects: a plugin whose manifest holds one does not load."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+def _bare(text: str, name: str) -> tuple[int, int]:
+    """The line and column of the first ``name`` written as a value, outside every string
+    (the decoder does not say where it met it); read once along the text."""
+    inside = escaped = False
+    for at, char in enumerate(text):
+        if escaped:
+            escaped = False
+        elif inside:
+            escaped = char == "\\"
+            inside = char != '"'
+        elif char == '"':
+            inside = True
+        elif text.startswith(name, at):
+            line = text.count("\n", 0, at) + 1
+            return line, at - text.rfind("\n", 0, at)
+    return 1, 1
 
 
 _SURROGATE_ESCAPE = regexes.compile(r"\\u[dD][89a-fA-F]")

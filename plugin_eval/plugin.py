@@ -415,7 +415,7 @@ def _read_json(folder: Path, rel: str, too_large: str, repeats: bool = False) ->
     except json_input.JsonInputError as err:
         return Manifest(rel, text, None, f"not valid JSON: {err.message}", err.line, err.column)
     if not isinstance(data, dict):
-        return Manifest(rel, text, None, "must be a JSON object", 1, 1)
+        return Manifest(rel, text, None, "not a JSON object", 1, 1)
     return Manifest(rel, text, MappingProxyType(data))
 
 

@@ -53,7 +53,9 @@ def enclosing(folder: Path) -> Target | None:
 def resolve(path: Path) -> tuple[list[Target], list[str]]:
     """The skill or plugin a path names, plus notes on what was skipped (and why)."""
     try:
-        exists = path.exists()
+        # A SKILL.md that is a symlink (dangling, or to a device) still names its skill,
+        # which reports the symlink (PE005), as when its folder is given.
+        exists = path.exists() or (path.name == SKILL_FILE and path.is_symlink())
     except OSError as err:  # a name too long, a folder that cannot be entered
         raise TargetError(f"{path}: cannot be read ({err.strerror or err})", missing=True) from err
     if not exists:
@@ -65,9 +67,9 @@ def resolve(path: Path) -> tuple[list[Target], list[str]]:
 
 
 def _resolve(path: Path) -> tuple[list[Target], list[str]]:
+    if path.name == SKILL_FILE and (path.is_symlink() or not path.is_dir()):
+        return [Target(path.parent, _display(path.parent))], []
     if path.is_file():
-        if path.name == SKILL_FILE:
-            return [Target(path.parent, _display(path.parent))], []
         owner = enclosing(path.parent)
         if owner is None:
             raise TargetError(f"{path}: not a SKILL.md file, or a file of a skill or plugin")

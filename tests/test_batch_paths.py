@@ -220,3 +220,31 @@ def test_a_link_into_a_folder_that_cannot_be_entered_is_not_called_missing(
     found = [(f.code, f.path, f.line) for f in score(tmp_path / "s").findings]
     # The folder that could not be read is said (PE011); neither link is called missing.
     assert [c for c, _, _ in found if c in ("PE011", "PE201")] == ["PE011"]
+
+
+def test_a_skill_md_that_is_no_regular_file_names_its_skill_as_its_folder_does(
+    tmp_path: Path,
+) -> None:
+    """The pre-commit hook passes file names: a SKILL.md that is a symlink to /dev/zero, a
+    dangling one or a FIFO was skipped ("not a skill folder") and the commit passed, where its
+    folder gets PE005 and exit 1."""
+    for name, make in (
+        ("device", lambda p: p.symlink_to("/dev/zero")),
+        ("dangling", lambda p: p.symlink_to(tmp_path / "gone.md")),
+        ("fifo", lambda p: os.mkfifo(p)),
+    ):
+        (tmp_path / name).mkdir()
+        make(tmp_path / name / "SKILL.md")
+    files = [str(tmp_path / n / "SKILL.md") for n in ("dangling", "device", "fifo")]
+    result = runner.invoke(app, ["score", *files, "--allow-empty", "-o", "json"])
+    assert result.exit_code == 1
+    found = [
+        (Path(f["path"]).parent.name, f["code"], f["line"], f["column"])
+        for r in json.loads(result.stdout)["reports"]
+        for f in r["findings"]
+    ]
+    assert found == [
+        ("dangling", "PE005", None, None),
+        ("device", "PE005", None, None),
+        ("fifo", "PE005", None, None),
+    ]

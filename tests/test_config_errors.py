@@ -34,6 +34,29 @@ def test_a_broken_pyproject_of_someone_else_is_passed_over(tmp_path: Path) -> No
     assert (code, stderr) == (0, "")
 
 
+@pytest.mark.parametrize("name", ["pyproject.toml", ".plugin-eval.toml"])
+def test_a_configuration_that_is_not_utf8_is_an_error_naming_its_line(
+    tmp_path: Path, name: str
+) -> None:
+    """A pyproject.toml with one Latin-1 byte in a comment was passed over in silence, and its
+    threshold with it; the same file under another project's table still is."""
+    table = "[tool.plugin-eval]\n" if name == "pyproject.toml" else ""
+    write_files(tmp_path, {"skill/SKILL.md": WARNING_ONLY})
+    (tmp_path / name).write_bytes(
+        b"# ok\n# Auteur: Ren\xe9\n" + table.encode() + b"threshold = 99\n"
+    )
+    result = runner.invoke(app, ["score", str(tmp_path / "skill"), "-q"])
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: {tmp_path / name}:2: not UTF-8 text (byte 0xe9), as TOML must be: save the "
+        "file as UTF-8\n",
+    )
+    if name == "pyproject.toml":
+        (tmp_path / name).write_bytes(b"# Auteur: Ren\xe9\n[tool.other]\nx = 1\n")
+        passed = runner.invoke(app, ["score", str(tmp_path / "skill"), "-q"])
+        assert (passed.exit_code, passed.stderr) == (0, "")
+
+
 def test_a_plugin_eval_table_that_is_not_a_table_names_its_line(tmp_path: Path) -> None:
     code, stderr = run(tmp_path, "pyproject.toml", "[tool]\nplugin-eval = 3\n")
     assert code == 2

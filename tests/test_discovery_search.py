@@ -139,6 +139,45 @@ def test_nested_gitignore_files_and_negation_follow_git(tmp_path: Path) -> None:
     assert len(everything.items) == 5
 
 
+@pytest.mark.timeout(60)
+def test_a_gitignore_pattern_that_would_backtrack_costs_no_more_than_any(tmp_path: Path) -> None:
+    """'**********x' once took 37 s per folder name of 40 letters and '************x' did not
+    finish: a run of '*' is one '*' to git, and is read so; a pattern whose wildcards would
+    still backtrack is left out with a note naming its line. What git matches still matches."""
+    long = "a" * 40
+    write_files(
+        tmp_path,
+        {
+            ".gitignore": (
+                "**********x\n*a*a*a*a*a*a*a*a*x\n*.log\nbuild/\n**/tmp\nlib/**/gen\n"
+                "skip***me/\n!keep.log\n"
+            ),
+            f"{long}/SKILL.md": skill("long"),
+            "fox/SKILL.md": skill("fox"),
+            "build/b/SKILL.md": skill("b"),
+            "deep/tmp/SKILL.md": skill("t"),
+            "lib/y/gen/SKILL.md": skill("g"),
+            "skipABme/SKILL.md": skill("s"),
+            "keep.log/SKILL.md": skill("k"),
+            "ok/SKILL.md": skill("ok"),
+        },
+    )
+    found = discover(tmp_path)
+    assert [i.rel for i in found.items] == [long, "keep.log", "ok"]
+    assert found.skipped == [
+        ("build", "ignored by .gitignore"),
+        ("deep/tmp", "ignored by .gitignore"),
+        ("fox", "ignored by .gitignore"),
+        ("lib/y/gen", "ignored by .gitignore"),
+        ("skipABme", "ignored by .gitignore"),
+    ]
+    assert found.notes == [
+        ".gitignore:2: pattern '*a*a*a*a*a*a*a*a*x' not applied: too many `*` groups (8 beyond "
+        "one a name, at most 1), which could take minutes to match; what it would ignore is "
+        "searched"
+    ]
+
+
 def test_virtual_environments_and_report_folders_are_passed_over(tmp_path: Path) -> None:
     write_files(
         tmp_path,

@@ -108,6 +108,22 @@ def test_binary_file(make_skill: MakeSkill) -> None:
     assert _kinds(make_skill(b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR")) == [Problem.NOT_TEXT]
 
 
+def test_a_utf16_or_utf32_file_is_said_to_be_so_and_to_be_saved_as_utf8(
+    make_skill: MakeSkill,
+) -> None:
+    """Its NUL bytes once made it "not a text file", with the fix to replace it."""
+    text = "---\nname: x\ndescription: d\n---\n"
+    for codec, shown in (("utf-16", "UTF-16"), ("utf-32", "UTF-32"), ("utf-16-be", None)):
+        raw = text.encode(codec) if shown else b"\xfe\xff" + text.encode(codec)
+        name = shown or "UTF-16"
+        (problem,) = parse_skill(make_skill(raw)).problems
+        assert (problem.kind, problem.message, problem.fix) == (
+            Problem.NOT_TEXT,
+            f"SKILL.md is {name} text (it opens with a {name} byte-order mark)",
+            f"Save SKILL.md as UTF-8: harnesses read it as UTF-8 and find no frontmatter in {name}.",
+        )
+
+
 def test_non_utf8_file_is_read_with_the_bad_byte_located(make_skill: MakeSkill) -> None:
     doc = parse_skill(make_skill(b"---\nname: x\ndescription: caf\xe9 menus\n---\n"))
     problem = doc.problems[0]

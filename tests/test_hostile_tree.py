@@ -237,6 +237,42 @@ def test_items_whose_file_names_would_clash_each_keep_their_own_report(tmp_path:
     } == {"a/b", "a--b", "A", "a", "c", "caf\u00e9", "cafe\u0301"}
 
 
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        (
+            '{\n  "name": "p",\n  "note": "NaN or \\" NaN",\n  "x": NaN\n}',
+            (4, 8),
+            "not valid JSON: NaN is not a JSON value",
+        ),
+        ('{"name": "p", "t": -Infinity}', (1, 20), "not valid JSON: -Infinity is not a JSON value"),
+    ],
+    ids=["nan", "minus-infinity"],
+)
+def test_nan_and_infinity_are_not_json_in_a_manifest_or_hooks(
+    tmp_path: Path, text: str, where: tuple[int, int], message: str
+) -> None:
+    """Python's decoder takes them and JSON.parse, which harnesses read manifests with, does
+    not: such a plugin does not load. Each is PE501 (PE801 in hooks.json) at the bare token,
+    never at a string that holds the same letters."""
+    plugin = tmp_path / "p"
+    hooks = text.replace('"name": "p", ', "")
+    write_files(
+        plugin,
+        good_plugin(**{".claude-plugin__plugin.json": text, "hooks__hooks.json": hooks}),
+    )
+    found = sorted(
+        (f.code, f.path, f.line, f.column, f.message)
+        for f in score_plugin(plugin, Config(), "p").findings
+        if f.code in ("PE501", "PE801")
+    )
+    assert [(code, path, (line, column)) for code, path, line, column, _ in found] == [
+        ("PE501", "p/.claude-plugin/plugin.json", where),
+        ("PE801", "p/hooks/hooks.json", where if "\n" in text else (where[0], where[1] - 13)),
+    ]
+    assert all(message in m for *_, m in found), found
+
+
 def test_half_a_surrogate_pair_in_json_is_a_replacement_character_not_a_crash(
     tmp_path: Path,
 ) -> None:

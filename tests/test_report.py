@@ -460,6 +460,29 @@ def test_compare_against_a_revision_names_the_revision_not_its_temporary_copy(
     )
 
 
+def test_compare_against_a_revision_ties_an_unchanged_skill_that_holds_a_symlink(
+    tmp_path: Path,
+) -> None:
+    """The copy read from git left symlinks out, so its link to them was dead (PE201, an
+    error) where the work tree's goes through a symlink (PE203): +2.9 for no change, enough to
+    hide a real drop behind --max-drop 0. The copy now holds the symlink, never followed."""
+    repo = tmp_path / "repo"
+    text = skill("a").replace("Trim cells.", "See [guide](references/guide.md).")
+    write_files(repo, {"skills/a/SKILL.md": text, "shared/guide.md": "# Guide\n"})
+    (repo / "skills" / "a" / "references").mkdir()
+    (repo / "skills" / "a" / "references" / "guide.md").symlink_to("../../../shared/guide.md")
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one")
+    result = runner.invoke(
+        app, ["compare", str(repo / "skills" / "a"), "--against", "HEAD", "-o", "json"]
+    )
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["a"]["score"] == data["b"]["score"]
+    assert data["only_in_a"] == data["only_in_b"] == []
+
+
 def test_compare_refuses_a_revision_that_looks_like_an_option(tmp_path: Path) -> None:
     write_files(tmp_path, {"a/SKILL.md": skill("a")})
     result = runner.invoke(app, ["compare", str(tmp_path / "a"), "--against", "--output=/tmp/x"])

@@ -32,7 +32,9 @@ def cache_key(backend: str, model: str, base_url: str | None, call: Call) -> str
         **call.key_fields(),
     }
     text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    # A skill named after a folder whose name is not UTF-8 brings lone surrogates into the
+    # prompt: kept as they are, so the key never fails and no two texts share one.
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class ResponseCache:

@@ -22,10 +22,11 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             value = manifest.data.get(key)
             if not isinstance(value, str) or not value.strip():
                 need = "required" if key in REQUIRED else "expected"
+                line, column = manifest.position_of(key)
                 yield RULE.finding(
                     f"{manifest.shown} has no '{key}' ({need})",
-                    manifest.line_of(key) or 1,
-                    None,
+                    line or 1,
+                    column,
                     fix=f'Add "{key}": "…" to {manifest.shown}.',
                     path=manifest.path,
                 )

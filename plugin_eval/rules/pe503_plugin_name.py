@@ -15,10 +15,11 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
     for manifest in plugin.manifests:
         name = manifest.data.get("name") if manifest.data else None
         if isinstance(name, str) and name and not KEBAB.match(name):
+            line, column = manifest.position_of("name")
             yield RULE.finding(
                 f"plugin name '{name}' is not kebab-case (lowercase letters, digits, hyphens)",
-                manifest.line_of("name"),
-                None,
+                line,
+                column,
                 path=manifest.path,
             )
 
@@ -38,7 +39,7 @@ RULE = PluginRule(
             **{".claude-plugin__plugin.json": GOOD_MANIFEST.replace('"csv-tools"', '"CSV Tools"')}
         ),
         "csv-tools",
-        expect=(Expect("PE503", ".claude-plugin/plugin.json", 2, None),),
+        expect=(Expect("PE503", ".claude-plugin/plugin.json", 2, 3),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code plugin reference",

@@ -15,10 +15,11 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
     for manifest in plugin.manifests:
         version = manifest.data.get("version") if manifest.data else None
         if version is not None and not (isinstance(version, str) and SEMVER.match(version)):
+            line, column = manifest.position_of("version")
             yield RULE.finding(
                 f"version {json_repr(version)} is not a semantic version (MAJOR.MINOR.PATCH)",
-                manifest.line_of("version"),
-                None,
+                line,
+                column,
                 path=manifest.path,
             )
 
@@ -40,7 +41,7 @@ RULE = PluginRule(
     bad=Example(
         good_plugin(**{".claude-plugin__plugin.json": GOOD_MANIFEST.replace('"1.2.0"', "1.2")}),
         "csv-tools",
-        expect=(Expect("PE504", ".claude-plugin/plugin.json", 3, None),),
+        expect=(Expect("PE504", ".claude-plugin/plugin.json", 3, 3),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code plugin reference; semver.org",

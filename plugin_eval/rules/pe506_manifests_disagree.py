@@ -20,10 +20,11 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
     for key in ("name", "version"):
         a, b = first.data.get(key), second.data.get(key)
         if a is not None and b is not None and a != b:
+            line, column = second.position_of(key)
             yield RULE.finding(
                 f"'{key}' is '{a}' in {first.shown} but '{b}' in {second.shown}",
-                second.line_of(key),
-                None,
+                line,
+                column,
                 path=second.path,
             )
 
@@ -42,7 +43,7 @@ RULE = PluginRule(
     bad=Example(
         good_plugin(**{CODEX_MANIFEST.replace("/", "__"): GOOD_MANIFEST.replace("1.2.0", "1.1.0")}),
         "csv-tools",
-        expect=(Expect("PE506", ".codex-plugin/plugin.json", 3, None),),
+        expect=(Expect("PE506", ".codex-plugin/plugin.json", 3, 3),),
     ),
     good=Example(good_plugin(**{CODEX_MANIFEST.replace("/", "__"): GOOD_MANIFEST}), "csv-tools"),
     source="Claude Code and Codex plugin manifests",

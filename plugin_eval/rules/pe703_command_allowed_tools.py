@@ -32,11 +32,13 @@ def check(plugin: PluginDocument) -> Iterator[Finding]:
             continue
         match = SHELL_LINE.search(command.body)
         if match and tools is None:
-            line = command.file.body_start + command.body.count("\n", 0, match.start())
+            body = command.body
+            line = command.file.body_start + body.count("\n", 0, match.start())
+            column = match.start() - body.rfind("\n", 0, match.start())
             yield RULE.finding(
                 f"command /{command.stem} runs {match.group(0)} but declares no 'allowed-tools'",
                 line,
-                None,
+                column,
                 fix=f"Add 'allowed-tools: Bash({_program(match.group(0))}:*)' naming exactly "
                 "what the command runs.",
                 path=command.path,
@@ -72,7 +74,7 @@ RULE = PluginRule(
             }
         ),
         "csv-tools",
-        expect=(Expect("PE703", "commands/csv-clean.md", 6, None),),
+        expect=(Expect("PE703", "commands/csv-clean.md", 6, 8),),
     ),
     good=Example(good_plugin(), "csv-tools"),
     source="Claude Code slash commands documentation",
